@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ronic: out-of-tree build and every developer target.
+#
+#   make                 build ronic.ko against the running kernel
+#   make KDIR=<tree>     build against another kernel tree or headers
+#   make install         install into /lib/modules/<release>/updates
+#   make check           sparse, W=1, checkpatch --strict, coccinelle
+#   make test            every test (VM based); ends with "N passed, N failed"
+#   make demo            build, boot the test bed, show ronic carrying traffic
+
+ifneq ($(KERNELRELEASE),)
+include $(src)/Kbuild
+else
+
+SHELL := /bin/bash
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+
+# The guest kernel of the VM test bed (see scripts/kernel-version.sh).
+GUEST_KVER := $(shell . $(TOP)/scripts/kernel-version.sh && ronic_guest_kver)
+GUEST_KDIR := /usr/src/linux-headers-$(GUEST_KVER)
+
+# A user's build goes against the running kernel; a machine without its
+# headers (a CI box running another kernel) falls back to the guest's.
+RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
+ifeq ($(wildcard $(RUNNING_KDIR)/Makefile),)
+KDIR ?= $(GUEST_KDIR)
+else
+KDIR ?= $(RUNNING_KDIR)
+endif
+
+KBUILD := $(MAKE) -C $(KDIR) M=$(TOP)
+
+.PHONY: all modules clean install modules_install check test demo help
+
+all: modules
+
+modules:
+	$(KBUILD) W=1 modules
+
+clean:
+	$(KBUILD) clean
+	rm -rf $(TOP)/results
+
+install modules_install: modules
+	$(KBUILD) INSTALL_MOD_DIR=updates modules_install
+	depmod -a $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+
+check:
+	KDIR=$(KDIR) $(TOP)/scripts/check.sh
+
+test:
+	$(TOP)/tests/run.sh
+
+demo:
+	$(TOP)/scripts/demo.sh
+
+help:
+	@sed -n 's/^#   //p' $(TOP)/Makefile
+
+endif

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ronic: the adapter, its queue vectors and rings.
+ */
+#ifndef _RONIC_H_
+#define _RONIC_H_
+
+#include <linux/netdevice.h>
+#include <linux/pci.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
+#include <net/xdp.h>
+
+#include "ronic_dma.h"
+#include "ronic_txrx.h"
+
+#define RONIC_DRV_NAME		"ronic"
+#define RONIC_DRV_VERSION	"0.1.0"
+
+#define RONIC_MAX_QUEUES	8	/* stack queue pairs */
+#define RONIC_OTHER_VECTOR	0	/* MSI-X vector for link and misc causes */
+#define RONIC_DEFAULT_RING	256
+#define RONIC_MIN_RING		64
+#define RONIC_MAX_RING		4096
+#define RONIC_RING_ALIGN	8
+#define RONIC_MIN_MTU		ETH_MIN_MTU
+#define RONIC_MAX_MTU		9216
+#define RONIC_DEFAULT_ITR_USECS	50
+#define RONIC_WATCHDOG_INTERVAL	(2 * HZ)
+
+struct ronic_queue_stats {
+	u64_stats_t packets;
+	u64_stats_t bytes;
+};
+
+/* Written by ndo_start_xmit only, under the queue's xmit lock. */
+struct ronic_tx_xmit_stats {
+	u64_stats_t busy;	/* frame refused for want of descriptors */
+	u64_stats_t map_errors;
+	u64_stats_t csum_offload;
+	u64_stats_t tso;
+	u64_stats_t linearized;
+	u64_stats_t dropped;	/* frame freed unsent: bad offload or mapping */
+};
+
+/* Written by tx completion (NAPI) only. */
+struct ronic_tx_ring_stats {
+	u64_stats_t restarts;	/* queue woken after being stopped */
+};
+
+struct ronic_rx_ring_stats {
+	u64_stats_t alloc_failed;
+	u64_stats_t csum_err;
+	u64_stats_t csum_ok;
+	u64_stats_t dropped;
+};
+
+/* Software state of one tx descriptor slot. */
+struct ronic_tx_buffer {
+	struct sk_buff *skb;		/* set on a frame's first slot */
+	/* the frame's last descriptor; published last, cleared when done */
+	struct ronic_tx_desc *eop_desc;
+	struct ronic_dma_map map;	/* set on every slot that maps data */
+	u32 bytes;			/* wire bytes of the frame (BQL) */
+	u16 segs;			/* wire frames it becomes (TSO) */
+};
+
+struct ronic_rx_buffer {
+	struct page *page;
+};
+
+struct ronic_ring {
+	struct ronic_q_vector *q_vector;
+	struct net_device *netdev;
+	struct ronic_dma *dma;
+	void __iomem *tail;
+
+	void *desc;			/* descriptor memory */
+	dma_addr_t desc_dma;
+	u32 desc_bytes;
+	u16 count;			/* descriptors */
+	u16 queue_index;		/* netdev queue */
+	u8 reg_idx;			/* hardware queue */
+
+	u16 next_to_use;
+	u16 next_to_clean;
+
+	union {
+		struct ronic_tx_buffer *tx_buf;
+		struct ronic_rx_buffer *rx_buf;
+	};
+
+	/* rx only */
+	struct page_pool *pp;
+	struct sk_buff *rx_skb;		/* frame spanning several buffers */
+	bool rx_discard;		/* dropping a frame until its EOP */
+	struct xdp_rxq_info xdp_rxq;
+
+	/* completion side: tx clean or rx poll */
+	struct u64_stats_sync syncp;
+	struct ronic_queue_stats stats;
+	union {
+		struct ronic_tx_ring_stats tx_stats;
+		struct ronic_rx_ring_stats rx_stats;
+	};
+	/* submission side: ndo_start_xmit */
+	struct u64_stats_sync xmit_syncp;
+	struct ronic_tx_xmit_stats xmit_stats;
+} ____cacheline_internodealigned_in_smp;
+
+struct ronic_q_vector {
+	struct ronic_adapter *adapter;
+	struct napi_struct napi;
+	struct ronic_ring *tx_ring;
+	struct ronic_ring *rx_ring;
+	u32 eims;			/* this vector's EIMS/EIMC bit */
+	u16 v_idx;			/* index in adapter->q_vector[] */
+	u16 msix_vector;		/* device vector (EITR, IVAR) */
+	u32 itr_val;			/* EITR value */
+	char name[IFNAMSIZ + 16];
+};
+
+/* Hardware MAC counters, accumulated: the device clears them on read. */
+struct ronic_hw_stats {
+	u64 crcerrs;
+	u64 algnerrc;
+	u64 rxerrc;
+	u64 mpc;
+	u64 colc;
+	u64 rlec;
+	u64 xonrxc;
+	u64 xontxc;
+	u64 xoffrxc;
+	u64 xofftxc;
+	u64 gprc;
+	u64 bprc;
+	u64 mprc;
+	u64 gptc;
+	u64 gorc;
+	u64 gotc;
+	u64 rnbc;
+	u64 ruc;
+	u64 rfc;
+	u64 roc;
+	u64 rjc;
+	u64 tor;
+	u64 tot;
+	u64 tpr;
+	u64 tpt;
+	u64 mptc;
+	u64 bptc;
+};
+
+enum ronic_state_bits {
+	RONIC_STATE_DOWN,
+	RONIC_STATE_RESETTING,
+	RONIC_STATE_REMOVING,
+};
+
+enum ronic_irq_mode {
+	RONIC_IRQ_MSIX,
+	RONIC_IRQ_MSI,
+	RONIC_IRQ_INTX,
+};
+
+struct ronic_adapter {
+	struct net_device *netdev;
+	struct pci_dev *pdev;
+	u8 __iomem *hw_addr;
+	struct ronic_dma dma;
+
+	unsigned long state;
+	enum ronic_irq_mode irq_mode;
+	u16 num_vectors;		/* allocated interrupt vectors */
+	u16 num_q_vectors;
+	u16 num_queues;			/* active queue pairs */
+	u16 max_queues;			/* what the vectors allow */
+	u16 tx_ring_count;
+	u16 rx_ring_count;
+	u32 itr_usecs;
+
+	struct ronic_q_vector *q_vector[RONIC_MAX_QUEUES];
+	struct ronic_ring *tx_ring[RONIC_MAX_QUEUES];
+	struct ronic_ring *rx_ring[RONIC_MAX_QUEUES];
+
+	u32 eims_other;
+	u32 eims_queues;
+	bool link_up;
+	u16 link_speed;
+	bool link_full_duplex;
+
+	struct delayed_work watchdog;
+	struct work_struct reset_task;
+
+	spinlock_t stats_lock;		/* hw_stats accumulation */
+	struct ronic_hw_stats hw_stats;
+	u64 tx_timeouts;
+	u64 resets;
+
+	char other_name[IFNAMSIZ + 16];
+};
+
+static inline u16 ronic_desc_unused(const struct ronic_ring *ring)
+{
+	u16 ntc = ring->next_to_clean, ntu = ring->next_to_use;
+
+	return ((ntc > ntu) ? 0 : ring->count) + ntc - ntu - 1;
+}
+
+/* ronic_main.c */
+void ronic_schedule_reset(struct ronic_adapter *adapter);
+int ronic_reconfigure(struct ronic_adapter *adapter, u16 tx_count,
+		      u16 rx_count, u16 queues);
+
+/* ronic_ring.c */
+int ronic_ring_alloc_tx(struct ronic_ring *ring);
+int ronic_ring_alloc_rx(struct ronic_ring *ring);
+void ronic_ring_free_tx(struct ronic_ring *ring);
+void ronic_ring_free_rx(struct ronic_ring *ring);
+void ronic_ring_clean_tx(struct ronic_ring *ring);
+void ronic_ring_clean_rx(struct ronic_ring *ring);
+
+/* ronic_ethtool.c */
+extern const struct ethtool_ops ronic_ethtool_ops;
+
+#endif /* _RONIC_H_ */

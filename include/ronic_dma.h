@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ronic's one door to the DMA API. Every map, unmap, sync and coherent
+ * allocation in the driver goes through these helpers, so the attributes
+ * a mapping carries (DMA_ATTR_WEAK_ORDERING above all) are decided in one
+ * place and a mapping is always undone with the attributes it was made with.
+ */
+#ifndef _RONIC_DMA_H_
+#define _RONIC_DMA_H_
+
+#include <linux/dma-mapping.h>
+#include <linux/skbuff.h>
+#include <net/page_pool/types.h>
+
+/* Host-side attributes for the two directions of streaming DMA. */
+struct ronic_dma {
+	struct device *dev;
+	/* applied to new DMA_TO_DEVICE payload mappings (device reads) */
+	unsigned long tx_attrs;
+	/* applied to new DMA_FROM_DEVICE buffer mappings (device writes) */
+	unsigned long rx_attrs;
+};
+
+enum ronic_dma_kind {
+	RONIC_DMA_NONE = 0,
+	RONIC_DMA_SINGLE,	/* mapped from a kernel virtual address */
+	RONIC_DMA_PAGE,		/* mapped from a page and offset */
+};
+
+/* One streaming mapping, with what is needed to undo it exactly. */
+struct ronic_dma_map {
+	dma_addr_t addr;
+	u32 len;
+	u16 attrs;
+	u8 kind;
+};
+
+void ronic_dma_init(struct ronic_dma *dma, struct device *dev);
+
+int ronic_dma_map_tx_data(struct ronic_dma *dma, void *data, u32 len,
+			  struct ronic_dma_map *map);
+int ronic_dma_map_tx_frag(struct ronic_dma *dma, const skb_frag_t *frag,
+			  struct ronic_dma_map *map);
+void ronic_dma_unmap_tx(struct ronic_dma *dma, struct ronic_dma_map *map);
+
+void *ronic_dma_alloc_ring(struct ronic_dma *dma, size_t size,
+			   dma_addr_t *dma_addr);
+void ronic_dma_free_ring(struct ronic_dma *dma, size_t size, void *cpu,
+			 dma_addr_t dma_addr);
+
+void ronic_dma_rx_pool_params(struct ronic_dma *dma,
+			      struct page_pool_params *pp);
+dma_addr_t ronic_dma_rx_page_addr(struct page *page);
+void ronic_dma_rx_sync_for_cpu(struct page_pool *pool, struct page *page,
+			       u32 offset, u32 len);
+
+#endif /* _RONIC_DMA_H_ */

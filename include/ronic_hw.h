@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The hardware API: everything that touches 82576 registers. Callers pass
+ * plain values; nothing here allocates memory or knows about skbs.
+ */
+#ifndef _RONIC_HW_H_
+#define _RONIC_HW_H_
+
+#include "ronic.h"
+#include "ronic_regs.h"
+
+static inline u32 ronic_rd32(const struct ronic_adapter *adapter, u32 reg)
+{
+	return readl(adapter->hw_addr + reg);
+}
+
+static inline void ronic_wr32(const struct ronic_adapter *adapter, u32 reg,
+			      u32 val)
+{
+	writel(val, adapter->hw_addr + reg);
+}
+
+/* Reading STATUS posts every write before it. */
+static inline void ronic_flush(const struct ronic_adapter *adapter)
+{
+	ronic_rd32(adapter, RONIC_STATUS);
+}
+
+/* Unmask one queue vector's interrupt (EIAM auto-mask is not relied on). */
+static inline void ronic_hw_unmask_vector(const struct ronic_adapter *adapter,
+					  u32 eims)
+{
+	ronic_wr32(adapter, RONIC_EIMS, eims);
+}
+
+static inline void ronic_hw_mask_vector(const struct ronic_adapter *adapter,
+					u32 eims)
+{
+	ronic_wr32(adapter, RONIC_EIMC, eims);
+}
+
+struct ronic_link {
+	bool up;
+	bool full_duplex;
+	u16 speed;		/* Mbit/s */
+};
+
+int ronic_hw_reset(struct ronic_adapter *adapter);
+void ronic_hw_init(struct ronic_adapter *adapter);
+void ronic_hw_release(struct ronic_adapter *adapter);
+int ronic_hw_read_mac(struct ronic_adapter *adapter, u8 *mac);
+void ronic_hw_set_rar(struct ronic_adapter *adapter, unsigned int index,
+		      const u8 *mac);
+void ronic_hw_clear_rar(struct ronic_adapter *adapter, unsigned int index);
+void ronic_hw_get_link(struct ronic_adapter *adapter, struct ronic_link *link);
+
+void ronic_hw_configure_tx_ring(struct ronic_adapter *adapter,
+				struct ronic_ring *ring);
+void ronic_hw_disable_tx_ring(struct ronic_adapter *adapter,
+			      struct ronic_ring *ring);
+void ronic_hw_configure_rx_ring(struct ronic_adapter *adapter,
+				struct ronic_ring *ring);
+void ronic_hw_disable_rx_ring(struct ronic_adapter *adapter,
+			      struct ronic_ring *ring);
+void ronic_hw_enable_tx(struct ronic_adapter *adapter);
+void ronic_hw_enable_rx(struct ronic_adapter *adapter, u32 max_frame);
+void ronic_hw_disable_rxtx(struct ronic_adapter *adapter);
+void ronic_hw_set_rx_features(struct ronic_adapter *adapter,
+			      netdev_features_t features);
+void ronic_hw_setup_rss(struct ronic_adapter *adapter, u16 queues);
+void ronic_hw_set_rx_mode(struct ronic_adapter *adapter,
+			  struct net_device *netdev);
+
+void ronic_hw_setup_msix(struct ronic_adapter *adapter);
+void ronic_hw_setup_legacy_irq(struct ronic_adapter *adapter);
+void ronic_hw_irq_enable(struct ronic_adapter *adapter);
+void ronic_hw_irq_disable(struct ronic_adapter *adapter);
+void ronic_hw_write_itr(struct ronic_adapter *adapter,
+			struct ronic_q_vector *q_vector);
+void ronic_hw_kick_queues(struct ronic_adapter *adapter);
+u32 ronic_hw_read_clear_causes(struct ronic_adapter *adapter);
+
+void ronic_hw_update_stats(struct ronic_adapter *adapter,
+			   struct ronic_hw_stats *stats);
+
+#endif /* _RONIC_HW_H_ */

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Register map of the Intel 82576 as ronic uses it. Offsets and bit
+ * positions follow the 82576 datasheet; where QEMU's model differs the
+ * comment says so.
+ */
+#ifndef _RONIC_REGS_H_
+#define _RONIC_REGS_H_
+
+#include <linux/bits.h>
+
+/* General */
+#define RONIC_CTRL		0x00000
+#define  RONIC_CTRL_FD		BIT(0)
+#define  RONIC_CTRL_GIO_MASTER_DISABLE BIT(2)
+#define  RONIC_CTRL_SLU		BIT(6)
+#define  RONIC_CTRL_RFCE	BIT(27)
+#define  RONIC_CTRL_TFCE	BIT(28)
+#define  RONIC_CTRL_RST		BIT(26)
+#define  RONIC_CTRL_VME		BIT(30)
+#define RONIC_STATUS		0x00008
+#define  RONIC_STATUS_FD	BIT(0)
+#define  RONIC_STATUS_LU	BIT(1)
+#define  RONIC_STATUS_SPEED_MASK (BIT(6) | BIT(7))
+#define  RONIC_STATUS_SPEED_100	BIT(6)
+#define  RONIC_STATUS_SPEED_1000 BIT(7)
+#define  RONIC_STATUS_GIO_MASTER_ENABLE BIT(19)
+#define RONIC_EECD		0x00010
+#define  RONIC_EECD_AUTO_RD	BIT(9)
+#define RONIC_EERD		0x00014
+#define  RONIC_EERD_START	BIT(0)
+#define  RONIC_EERD_DONE	BIT(1)
+#define  RONIC_EERD_ADDR_SHIFT	2
+#define  RONIC_EERD_DATA_SHIFT	16
+#define RONIC_CTRL_EXT		0x00018
+#define  RONIC_CTRL_EXT_PFRSTD	BIT(14)
+#define  RONIC_CTRL_EXT_DRV_LOAD BIT(28)
+#define RONIC_FCTTV		0x00170
+
+/* Legacy interrupt causes (ICR/IMS/IMC) */
+#define RONIC_ICR		0x000C0
+#define RONIC_ICS		0x000C8
+#define RONIC_IMS		0x000D0
+#define RONIC_IMC		0x000D8
+#define  RONIC_ICR_TXDW		BIT(0)
+#define  RONIC_ICR_LSC		BIT(2)
+#define  RONIC_ICR_RXSEQ	BIT(3)
+#define  RONIC_ICR_RXDMT0	BIT(4)
+#define  RONIC_ICR_RXO		BIT(6)
+#define  RONIC_ICR_RXT0		BIT(7)
+#define  RONIC_ICR_DRSTA	BIT(30)
+
+/* Extended (per-vector) interrupt registers */
+#define RONIC_GPIE		0x01514
+#define  RONIC_GPIE_NSICR	BIT(0)
+#define  RONIC_GPIE_MSIX_MODE	BIT(4)
+#define  RONIC_GPIE_PBA		BIT(31)
+#define RONIC_EICS		0x01520
+#define RONIC_EIMS		0x01524
+#define RONIC_EIMC		0x01528
+#define RONIC_EIAC		0x0152C
+#define RONIC_EIAM		0x01530
+#define RONIC_EICR		0x01580
+#define RONIC_EITR(v)		(0x01680 + 4 * (v))
+#define  RONIC_EITR_INTERVAL_MASK 0x7FFC
+#define  RONIC_EITR_CNT_IGNR	BIT(31)
+#define RONIC_IVAR(i)		(0x01700 + 4 * (i))
+#define RONIC_IVAR_MISC		0x01740
+#define  RONIC_IVAR_VALID	BIT(7)
+
+/* Receive */
+#define RONIC_RCTL		0x00100
+#define  RONIC_RCTL_EN		BIT(1)
+#define  RONIC_RCTL_SBP		BIT(2)
+#define  RONIC_RCTL_UPE		BIT(3)
+#define  RONIC_RCTL_MPE		BIT(4)
+#define  RONIC_RCTL_LPE		BIT(5)
+#define  RONIC_RCTL_LBM_MASK	(BIT(6) | BIT(7))
+#define  RONIC_RCTL_MO_MASK	(BIT(12) | BIT(13))
+#define  RONIC_RCTL_BAM		BIT(15)
+#define  RONIC_RCTL_VFE		BIT(18)
+#define  RONIC_RCTL_CFIEN	BIT(19)
+#define  RONIC_RCTL_SECRC	BIT(26)
+#define RONIC_RXCSUM		0x05000
+#define  RONIC_RXCSUM_IPOFL	BIT(8)
+#define  RONIC_RXCSUM_TUOFL	BIT(9)
+#define  RONIC_RXCSUM_CRCOFL	BIT(11)
+#define  RONIC_RXCSUM_PCSD	BIT(13)
+#define RONIC_RLPML		0x05004
+#define RONIC_MTA(i)		(0x05200 + 4 * (i))
+#define  RONIC_MTA_ENTRIES	128
+#define RONIC_RAL(i)		((i) < 16 ? 0x05400 + 8 * (i) : 0x054E0 + 8 * ((i) - 16))
+#define RONIC_RAH(i)		(RONIC_RAL(i) + 4)
+#define  RONIC_RAH_AV		BIT(31)
+#define  RONIC_RAR_ENTRIES	16
+#define RONIC_VFTA(i)		(0x05600 + 4 * (i))
+#define  RONIC_VFTA_ENTRIES	128
+#define RONIC_MRQC		0x05818
+#define  RONIC_MRQC_RSS_ENABLE	0x2
+#define  RONIC_MRQC_RSS_IPV4_TCP BIT(16)
+#define  RONIC_MRQC_RSS_IPV4	BIT(17)
+#define  RONIC_MRQC_RSS_IPV6_TCP_EX BIT(18)
+#define  RONIC_MRQC_RSS_IPV6_EX	BIT(19)
+#define  RONIC_MRQC_RSS_IPV6	BIT(20)
+#define  RONIC_MRQC_RSS_IPV6_TCP BIT(21)
+#define  RONIC_MRQC_RSS_IPV4_UDP BIT(22)
+#define  RONIC_MRQC_RSS_IPV6_UDP BIT(23)
+#define RONIC_RETA(i)		(0x05C00 + 4 * (i))
+#define  RONIC_RETA_ENTRIES	128
+#define RONIC_RSSRK(i)		(0x05C80 + 4 * (i))
+#define  RONIC_RSS_KEY_BYTES	40
+
+/* Per rx queue, 0x40 apart for all 16 queues */
+#define RONIC_RDBAL(q)		(0x0C000 + 0x40 * (q))
+#define RONIC_RDBAH(q)		(0x0C004 + 0x40 * (q))
+#define RONIC_RDLEN(q)		(0x0C008 + 0x40 * (q))
+#define RONIC_SRRCTL(q)		(0x0C00C + 0x40 * (q))
+#define  RONIC_SRRCTL_BSIZEPKT_SHIFT 10	/* value is in 1 KB units */
+#define  RONIC_SRRCTL_BSIZEHDR_SHIFT 2	/* 64-byte units at bit 8 */
+#define  RONIC_SRRCTL_DESCTYPE_ADV_ONEBUF BIT(25)
+#define  RONIC_SRRCTL_DROP_EN	BIT(31)
+#define RONIC_RDH(q)		(0x0C010 + 0x40 * (q))
+/* Not implemented by QEMU's model: reads 0, writes dropped. */
+#define RONIC_DCA_RXCTRL(q)	(0x0C014 + 0x40 * (q))
+#define RONIC_RDT(q)		(0x0C018 + 0x40 * (q))
+#define RONIC_RXDCTL(q)		(0x0C028 + 0x40 * (q))
+#define  RONIC_RXDCTL_QUEUE_ENABLE BIT(25)
+
+/* Transmit */
+#define RONIC_TCTL		0x00400
+#define  RONIC_TCTL_EN		BIT(1)
+#define  RONIC_TCTL_PSP		BIT(3)
+#define  RONIC_TCTL_CT_SHIFT	4
+#define  RONIC_TCTL_COLD_SHIFT	12
+#define  RONIC_TCTL_RTLC	BIT(24)
+#define RONIC_TIPG		0x00410
+#define RONIC_DTXCTL		0x03590
+
+/* Per tx queue, 0x40 apart for all 16 queues */
+#define RONIC_TDBAL(q)		(0x0E000 + 0x40 * (q))
+#define RONIC_TDBAH(q)		(0x0E004 + 0x40 * (q))
+#define RONIC_TDLEN(q)		(0x0E008 + 0x40 * (q))
+#define RONIC_TDH(q)		(0x0E010 + 0x40 * (q))
+/* QEMU resets it to 0x2A00 (all three RO enables set). */
+#define RONIC_DCA_TXCTRL(q)	(0x0E014 + 0x40 * (q))
+#define RONIC_TDT(q)		(0x0E018 + 0x40 * (q))
+#define RONIC_TXDCTL(q)		(0x0E028 + 0x40 * (q))
+#define  RONIC_TXDCTL_QUEUE_ENABLE BIT(25)
+#define  RONIC_TXDCTL_SWFLSH	BIT(26)
+#define RONIC_TDWBAL(q)		(0x0E038 + 0x40 * (q))
+#define RONIC_TDWBAH(q)		(0x0E03C + 0x40 * (q))
+
+/* Descriptor thresholds: prefetch, host and write-back */
+#define RONIC_DCTL_PTHRESH_SHIFT 0
+#define RONIC_DCTL_HTHRESH_SHIFT 8
+#define RONIC_DCTL_WTHRESH_SHIFT 16
+
+/* Statistics (clear on read) */
+#define RONIC_CRCERRS		0x04000
+#define RONIC_ALGNERRC		0x04004
+#define RONIC_RXERRC		0x0400C
+#define RONIC_MPC		0x04010
+#define RONIC_COLC		0x04028
+#define RONIC_RLEC		0x04040
+#define RONIC_XONRXC		0x04048
+#define RONIC_XONTXC		0x0404C
+#define RONIC_XOFFRXC		0x04050
+#define RONIC_XOFFTXC		0x04054
+#define RONIC_GPRC		0x04074
+#define RONIC_BPRC		0x04078
+#define RONIC_MPRC		0x0407C
+#define RONIC_GPTC		0x04080
+#define RONIC_GORCL		0x04088
+#define RONIC_GORCH		0x0408C
+#define RONIC_GOTCL		0x04090
+#define RONIC_GOTCH		0x04094
+#define RONIC_RNBC		0x040A0
+#define RONIC_RUC		0x040A4
+#define RONIC_RFC		0x040A8
+#define RONIC_ROC		0x040AC
+#define RONIC_RJC		0x040B0
+#define RONIC_TORL		0x040C0
+#define RONIC_TORH		0x040C4
+#define RONIC_TOTL		0x040C8
+#define RONIC_TOTH		0x040CC
+#define RONIC_TPR		0x040D0
+#define RONIC_TPT		0x040D4
+#define RONIC_MPTC		0x040F0
+#define RONIC_BPTC		0x040F4
+
+/* Advanced tx descriptor */
+#define RONIC_TXD_DTYP_CTXT	(0x2 << 20)
+#define RONIC_TXD_DTYP_DATA	(0x3 << 20)
+#define RONIC_TXD_CMD_EOP	BIT(24)
+#define RONIC_TXD_CMD_IFCS	BIT(25)
+#define RONIC_TXD_CMD_RS	BIT(27)
+#define RONIC_TXD_CMD_DEXT	BIT(29)
+#define RONIC_TXD_CMD_VLE	BIT(30)
+#define RONIC_TXD_CMD_TSE	BIT(31)
+#define RONIC_TXD_STAT_DD	BIT(0)
+#define RONIC_TXD_POPTS_IXSM	BIT(8)
+#define RONIC_TXD_POPTS_TXSM	BIT(9)
+#define RONIC_TXD_PAYLEN_SHIFT	14
+#define RONIC_TXD_LEN_MASK	0xFFFF
+
+/* Advanced tx context descriptor */
+#define RONIC_TXCTX_MACLEN_SHIFT 9
+#define RONIC_TXCTX_VLAN_SHIFT	16
+#define RONIC_TXCTX_TUCMD_IPV4	BIT(10)
+#define RONIC_TXCTX_TUCMD_L4T_TCP BIT(11)
+#define RONIC_TXCTX_TUCMD_L4T_SCTP BIT(12)
+#define RONIC_TXCTX_L4LEN_SHIFT	8
+#define RONIC_TXCTX_MSS_SHIFT	16
+
+/* Advanced rx descriptor write-back */
+#define RONIC_RXD_STAT_DD	BIT(0)
+#define RONIC_RXD_STAT_EOP	BIT(1)
+#define RONIC_RXD_STAT_VP	BIT(3)
+#define RONIC_RXD_STAT_UDPCS	BIT(4)
+#define RONIC_RXD_STAT_L4CS	BIT(5)
+#define RONIC_RXD_STAT_IPCS	BIT(6)
+#define RONIC_RXD_ERR_TCPE	BIT(29)
+#define RONIC_RXD_ERR_IPE	BIT(30)
+#define RONIC_RXD_ERR_RXE	BIT(31)
+#define RONIC_RXD_RSSTYPE_MASK	0xF
+
+/* Relaxed ordering and DCA control (82576, Linux e1000_82575.h names) */
+#define RONIC_DCA_TX_DESC_RRO_EN BIT(9)	/* descriptor fetch: read */
+#define RONIC_DCA_TX_WB_RO_EN	BIT(11)	/* descriptor write-back: write */
+#define RONIC_DCA_TX_DATA_RRO_EN BIT(13)	/* payload fetch: read */
+#define RONIC_DCA_TX_RO_MASK	(RONIC_DCA_TX_DESC_RRO_EN | \
+				 RONIC_DCA_TX_WB_RO_EN | \
+				 RONIC_DCA_TX_DATA_RRO_EN)
+#define RONIC_DCA_RX_DESC_RRO_EN BIT(9)	/* descriptor fetch: read */
+/*
+ * Rx write-side enables. Linux's 82576 headers define only DESC_RRO_EN;
+ * these positions follow the same register family on the 82599
+ * (ixgbe_type.h: descriptor write-back 11, data 13, split header 15),
+ * which is the layout the 82576 datasheet's DCA_RXCTRL table gives too.
+ */
+#define RONIC_DCA_RX_DESC_WRO_EN BIT(11)
+#define RONIC_DCA_RX_DATA_WRO_EN BIT(13)
+#define RONIC_DCA_RX_HDR_WRO_EN	BIT(15)
+#define RONIC_DCA_RX_RO_MASK	(RONIC_DCA_RX_DESC_RRO_EN | \
+				 RONIC_DCA_RX_DESC_WRO_EN | \
+				 RONIC_DCA_RX_DATA_WRO_EN | \
+				 RONIC_DCA_RX_HDR_WRO_EN)
+
+#define RONIC_NUM_HW_QUEUES	16
+#define RONIC_EEPROM_MAC_WORD	0
+
+#endif /* _RONIC_REGS_H_ */

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Descriptor formats and the hot-path entry points shared by the files
+ * that move frames: xmit, tx clean, rx poll.
+ */
+#ifndef _RONIC_TXRX_H_
+#define _RONIC_TXRX_H_
+
+#include <linux/netdevice.h>
+#include <net/xdp.h>
+
+#include "ronic_dma.h"
+
+/* Advanced transmit data descriptor, as written by the driver */
+struct ronic_tx_desc {
+	__le64 addr;
+	__le32 cmd_type_len;
+	__le32 olinfo_status;
+};
+
+/* Advanced transmit context descriptor (checksum and TSO parameters) */
+struct ronic_tx_ctx_desc {
+	__le32 vlan_macip_lens;
+	__le32 seqnum_seed;
+	__le32 type_tucmd_mlhl;
+	__le32 mss_l4len_idx;
+};
+
+/* Advanced receive descriptor: read format, then write-back format */
+union ronic_rx_desc {
+	struct {
+		__le64 pkt_addr;
+		__le64 hdr_addr;
+	} read;
+	struct {
+		__le16 pkt_info;
+		__le16 hdr_info;
+		__le32 rss_hash;
+		__le32 status_error;
+		__le16 length;
+		__le16 vlan;
+	} wb;
+};
+
+/* Room in front of every rx frame, enough for an XDP program to grow. */
+#define RONIC_RX_HEADROOM	XDP_PACKET_HEADROOM
+/* What the device may write into one rx buffer (SRRCTL, 1 KB units). */
+#define RONIC_RX_BUF_LEN	2048
+/* Largest chunk one tx data descriptor carries. */
+#define RONIC_TX_MAX_DATA	SZ_32K
+/* Descriptors a frame may need beyond one per fragment chunk. */
+#define RONIC_TX_DESC_SLACK	3
+/* Free descriptors before a stopped queue is woken again. */
+#define RONIC_TX_WAKE_THRESH	(MAX_SKB_FRAGS * 2 + RONIC_TX_DESC_SLACK)
+
+struct ronic_ring;
+struct ronic_q_vector;
+
+netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev);
+int ronic_napi_poll(struct napi_struct *napi, int budget);
+void ronic_rx_refill(struct ronic_ring *ring, u16 count);
+
+#endif /* _RONIC_TXRX_H_ */

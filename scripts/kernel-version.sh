@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The one place that names the guest kernel. RONIC_KVER pins it; otherwise
+# setup takes the newest Debian generic 6.12 image that has matching
+# headers (the archive offers several and drops old ones) and records its
+# choice in $RONIC_KVER_FILE, which every other script reads.
+RONIC_KSERIES=${RONIC_KSERIES:-6.12}
+RONIC_KVER_FILE=${RONIC_KVER_FILE:-/var/lib/ronic/guest-kver}
+
+# Generic flavour only: not -rt-, not -cloud-.
+ronic_kver_re="$RONIC_KSERIES\\.[0-9]+\\+deb[0-9]+(u[0-9]+)?-amd64"
+
+# Newest version the archive offers with both image and headers.
+ronic_kver_available() {
+	apt-cache pkgnames "linux-image-$RONIC_KSERIES." 2>/dev/null |
+		sed -En "s/^linux-image-($ronic_kver_re)-unsigned$/\\1/p" |
+		sort -V | while read -r v; do
+			apt-cache show "linux-headers-$v" >/dev/null 2>&1 && echo "$v"
+		done | tail -1
+}
+
+# Newest version installed with both image and headers.
+ronic_kver_installed() {
+	ls -d /usr/src/linux-headers-"$RONIC_KSERIES".*-amd64 2>/dev/null |
+		sed 's|.*/linux-headers-||' | grep -E "^$ronic_kver_re$" |
+		sort -V | while read -r v; do
+			[ -f "/boot/vmlinuz-$v" ] && echo "$v"
+		done | tail -1
+}
+
+# The guest kernel every script uses.
+ronic_guest_kver() {
+	if [ -n "${RONIC_KVER:-}" ]; then
+		echo "$RONIC_KVER"
+	elif [ -s "$RONIC_KVER_FILE" ]; then
+		cat "$RONIC_KVER_FILE"
+	else
+		ronic_kver_installed
+	fi
+}

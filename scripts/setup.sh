@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install everything ronic's build, static checks and VM tests need on a
+# Debian 12 machine. Idempotent; run as root.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/kernel-version.sh
+. "$here/kernel-version.sh"
+
+export DEBIAN_FRONTEND=noninteractive
+
+if [ "$(id -u)" != 0 ]; then
+	echo "setup.sh: run as root" >&2
+	exit 1
+fi
+
+# The backports source is modelled on the configured Debian entry, so the
+# mirror it uses is whatever this machine already trusts.
+bpo=/etc/apt/sources.list.d/ronic-bookworm-backports.sources
+if [ ! -f "$bpo" ]; then
+	src=/etc/apt/sources.list.d/debian.sources
+	if [ -f "$src" ]; then
+		uri=$(awk '/^URIs:/ && $2 !~ /security/ { print $2; exit }' "$src")
+		key=$(awk '/^Signed-By:/ { print $2; exit }' "$src")
+	else
+		uri=$(awk '$1 == "deb" && $3 ~ /^bookworm$/ { print $2; exit }' \
+			/etc/apt/sources.list)
+		key=/usr/share/keyrings/debian-archive-keyring.gpg
+	fi
+	if [ -z "$uri" ]; then
+		echo "setup.sh: no Debian source configured to model backports on" >&2
+		exit 1
+	fi
+	cat > "$bpo" <<EOT
+Types: deb
+URIs: $uri
+Suites: bookworm-backports
+Components: main
+Signed-By: ${key:-/usr/share/keyrings/debian-archive-keyring.gpg}
+EOT
+	need_update=1
+fi
+
+stamp=/var/lib/apt/periodic/ronic-update-stamp
+if [ -n "${need_update:-}" ] || [ ! -f "$stamp" ] ||
+   [ -n "$(find "$stamp" -mmin +720)" ]; then
+	apt-get update -q -o DPkg::Lock::Timeout=600
+	mkdir -p "$(dirname "$stamp")"
+	touch "$stamp"
+fi
+
+kver=${RONIC_KVER:-$(ronic_kver_available)}
+if [ -z "$kver" ]; then
+	echo "setup.sh: no linux-image-6.12.*-amd64-unsigned with matching headers" >&2
+	exit 1
+fi
+echo "setup.sh: guest kernel $kver"
+
+pkgs=(
+	build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
+	sparse coccinelle
+	ethtool iperf3 iproute2 iputils-ping busybox-static cpio pciutils
+	xdp-tools bpftool clang llvm libbpf-dev gcc-multilib
+	python3 python3-yaml python3-jsonschema socat jq
+	"linux-image-$kver-unsigned" "linux-headers-$kver" linux-source-6.12
+)
+apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends "${pkgs[@]}"
+apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends -t bookworm-backports \
+	qemu-system-x86 qemu-utils
+
+mkdir -p "$(dirname "$RONIC_KVER_FILE")"
+echo "$kver" > "$RONIC_KVER_FILE"
+
+if ! qemu-system-x86_64 -device help 2>/dev/null | grep -q '"igb"'; then
+	echo "setup.sh: this QEMU has no -device igb" >&2
+	exit 1
+fi
+echo "setup.sh: done ($(qemu-system-x86_64 --version | head -1), kernel $kver)"

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ronic: the only file that calls the DMA API. Call sites say what they
+ * map; the helper picks direction and attributes and records them with
+ * the mapping so the unmap matches, whatever changed in between.
+ */
+#include <net/page_pool/helpers.h>
+
+#include "ronic_dma.h"
+
+/**
+ * ronic_dma_init - set up the helper for a device
+ * @dma: the helper state
+ * @dev: the device that does the DMA
+ */
+void ronic_dma_init(struct ronic_dma *dma, struct device *dev)
+{
+	dma->dev = dev;
+	dma->tx_attrs = 0;
+	dma->rx_attrs = 0;
+}
+
+/**
+ * ronic_dma_map_tx_data - map linear data the device will read
+ * @dma: the helper
+ * @data: kernel virtual address
+ * @len: bytes
+ * @map: records the mapping
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ronic_dma_map_tx_data(struct ronic_dma *dma, void *data, u32 len,
+			  struct ronic_dma_map *map)
+{
+	unsigned long attrs = READ_ONCE(dma->tx_attrs);
+	dma_addr_t addr;
+
+	addr = dma_map_single_attrs(dma->dev, data, len, DMA_TO_DEVICE, attrs);
+	if (unlikely(dma_mapping_error(dma->dev, addr)))
+		return -ENOMEM;
+	map->addr = addr;
+	map->len = len;
+	map->attrs = attrs;
+	map->kind = RONIC_DMA_SINGLE;
+	return 0;
+}
+
+/**
+ * ronic_dma_map_tx_frag - map an skb page fragment the device will read
+ * @dma: the helper
+ * @frag: the fragment
+ * @map: records the mapping
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ronic_dma_map_tx_frag(struct ronic_dma *dma, const skb_frag_t *frag,
+			  struct ronic_dma_map *map)
+{
+	unsigned long attrs = READ_ONCE(dma->tx_attrs);
+	u32 len = skb_frag_size(frag);
+	dma_addr_t addr;
+
+	addr = dma_map_page_attrs(dma->dev, skb_frag_page(frag),
+				  skb_frag_off(frag), len, DMA_TO_DEVICE, attrs);
+	if (unlikely(dma_mapping_error(dma->dev, addr)))
+		return -ENOMEM;
+	map->addr = addr;
+	map->len = len;
+	map->attrs = attrs;
+	map->kind = RONIC_DMA_PAGE;
+	return 0;
+}
+
+/**
+ * ronic_dma_unmap_tx - undo a tx mapping with the attributes it was made with
+ * @dma: the helper
+ * @map: the mapping; cleared, so a second call does nothing
+ */
+void ronic_dma_unmap_tx(struct ronic_dma *dma, struct ronic_dma_map *map)
+{
+	switch (map->kind) {
+	case RONIC_DMA_SINGLE:
+		dma_unmap_single_attrs(dma->dev, map->addr, map->len,
+				       DMA_TO_DEVICE, map->attrs);
+		break;
+	case RONIC_DMA_PAGE:
+		dma_unmap_page_attrs(dma->dev, map->addr, map->len,
+				     DMA_TO_DEVICE, map->attrs);
+		break;
+	default:
+		break;
+	}
+	map->kind = RONIC_DMA_NONE;
+	map->len = 0;
+}
+
+/**
+ * ronic_dma_alloc_ring - coherent memory for descriptors or bounce buffers
+ * @dma: the helper
+ * @size: bytes
+ * @dma_addr: the device address, filled in
+ *
+ * Return: the zeroed CPU address, or NULL.
+ */
+void *ronic_dma_alloc_ring(struct ronic_dma *dma, size_t size,
+			   dma_addr_t *dma_addr)
+{
+	return dma_alloc_coherent(dma->dev, size, dma_addr, GFP_KERNEL);
+}
+
+/**
+ * ronic_dma_free_ring - free what ronic_dma_alloc_ring() returned
+ * @dma: the helper
+ * @size: bytes, as allocated
+ * @cpu: CPU address
+ * @dma_addr: device address
+ */
+void ronic_dma_free_ring(struct ronic_dma *dma, size_t size, void *cpu,
+			 dma_addr_t dma_addr)
+{
+	dma_free_coherent(dma->dev, size, cpu, dma_addr);
+}
+
+/**
+ * ronic_dma_rx_pool_params - the DMA side of an rx page_pool
+ * @dma: the helper
+ * @pp: parameters to complete; the caller sets size, offset and max_len
+ *
+ * The pool maps each page once and syncs only what the device may write.
+ */
+void ronic_dma_rx_pool_params(struct ronic_dma *dma,
+			      struct page_pool_params *pp)
+{
+	pp->dev = dma->dev;
+	pp->dma_dir = DMA_FROM_DEVICE;
+	pp->flags |= PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV;
+}
+
+/**
+ * ronic_dma_rx_page_addr - device address of a page from an rx pool
+ * @page: the page
+ *
+ * Return: the address the pool mapped it at.
+ */
+dma_addr_t ronic_dma_rx_page_addr(struct page *page)
+{
+	return page_pool_get_dma_addr(page);
+}
+
+/**
+ * ronic_dma_rx_sync_for_cpu - make received bytes visible to the CPU
+ * @pool: the page's pool
+ * @page: the page
+ * @offset: where the frame starts in the page
+ * @len: bytes the device wrote
+ */
+void ronic_dma_rx_sync_for_cpu(struct page_pool *pool, struct page *page,
+			       u32 offset, u32 len)
+{
+	page_pool_dma_sync_for_cpu(pool, page, offset, len);
+}

@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ronic: 82576 register programming. Reset, MAC address, link, queue
+ * set-up, receive filters, interrupt routing and MAC counters.
+ */
+#include <linux/delay.h>
+#include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <linux/iopoll.h>
+
+#include "ronic_hw.h"
+
+#define RONIC_RESET_POLL_US	10
+#define RONIC_RESET_TIMEOUT_US	100000
+#define RONIC_QUEUE_TIMEOUT_US	10000
+
+/* Descriptor thresholds: fetch ahead when 8 are free, write back each one. */
+#define RONIC_TXDCTL_DEFAULT	((8 << RONIC_DCTL_PTHRESH_SHIFT) | \
+				 (1 << RONIC_DCTL_HTHRESH_SHIFT) | \
+				 (1 << RONIC_DCTL_WTHRESH_SHIFT))
+#define RONIC_RXDCTL_DEFAULT	((8 << RONIC_DCTL_PTHRESH_SHIFT) | \
+				 (8 << RONIC_DCTL_HTHRESH_SHIFT) | \
+				 (4 << RONIC_DCTL_WTHRESH_SHIFT))
+
+static int ronic_hw_stop_master(struct ronic_adapter *adapter)
+{
+	u32 status;
+
+	ronic_wr32(adapter, RONIC_CTRL, ronic_rd32(adapter, RONIC_CTRL) |
+		   RONIC_CTRL_GIO_MASTER_DISABLE);
+	return readl_poll_timeout(adapter->hw_addr + RONIC_STATUS, status,
+				  !(status & RONIC_STATUS_GIO_MASTER_ENABLE),
+				  RONIC_RESET_POLL_US, RONIC_RESET_TIMEOUT_US);
+}
+
+/**
+ * ronic_hw_reset - global reset of the MAC, leaving every cause masked
+ * @adapter: the device
+ *
+ * Return: 0, or -ETIMEDOUT if the device did not come back.
+ */
+int ronic_hw_reset(struct ronic_adapter *adapter)
+{
+	u32 eecd;
+	int err;
+
+	ronic_wr32(adapter, RONIC_IMC, ~0u);
+	ronic_wr32(adapter, RONIC_EIMC, ~0u);
+	ronic_wr32(adapter, RONIC_RCTL, 0);
+	ronic_wr32(adapter, RONIC_TCTL, RONIC_TCTL_PSP);
+	ronic_flush(adapter);
+	usleep_range(10000, 11000);
+
+	/* Outstanding requests must drain before the reset; go on regardless. */
+	if (ronic_hw_stop_master(adapter))
+		netdev_warn(adapter->netdev, "DMA master did not stop before reset\n");
+
+	ronic_wr32(adapter, RONIC_CTRL, ronic_rd32(adapter, RONIC_CTRL) |
+		   RONIC_CTRL_RST);
+	usleep_range(1000, 2000);
+
+	err = readl_poll_timeout(adapter->hw_addr + RONIC_EECD, eecd,
+				 eecd & RONIC_EECD_AUTO_RD,
+				 RONIC_RESET_POLL_US, RONIC_RESET_TIMEOUT_US);
+	if (err) {
+		netdev_err(adapter->netdev, "EEPROM auto-read did not complete after reset\n");
+		return err;
+	}
+
+	ronic_wr32(adapter, RONIC_IMC, ~0u);
+	ronic_wr32(adapter, RONIC_EIMC, ~0u);
+	ronic_rd32(adapter, RONIC_ICR);
+	ronic_rd32(adapter, RONIC_EICR);
+	return 0;
+}
+
+/**
+ * ronic_hw_init - bring the MAC from reset to a known receive state
+ * @adapter: the device
+ *
+ * Clears the filter tables the driver owns, tells firmware a driver is
+ * loaded, and lets the PHY link up (autonegotiation is the reset default).
+ */
+void ronic_hw_init(struct ronic_adapter *adapter)
+{
+	unsigned int i;
+	u32 ctrl;
+
+	for (i = 0; i < RONIC_MTA_ENTRIES; i++)
+		ronic_wr32(adapter, RONIC_MTA(i), 0);
+	for (i = 0; i < RONIC_VFTA_ENTRIES; i++)
+		ronic_wr32(adapter, RONIC_VFTA(i), 0);
+	for (i = 1; i < RONIC_RAR_ENTRIES; i++)
+		ronic_hw_clear_rar(adapter, i);
+
+	ctrl = ronic_rd32(adapter, RONIC_CTRL);
+	ctrl |= RONIC_CTRL_SLU;
+	ctrl &= ~RONIC_CTRL_VME;
+	ronic_wr32(adapter, RONIC_CTRL, ctrl);
+
+	ronic_wr32(adapter, RONIC_CTRL_EXT, ronic_rd32(adapter, RONIC_CTRL_EXT) |
+		   RONIC_CTRL_EXT_DRV_LOAD | RONIC_CTRL_EXT_PFRSTD);
+	ronic_flush(adapter);
+}
+
+/**
+ * ronic_hw_release - tell firmware the driver no longer owns the device
+ * @adapter: the device
+ */
+void ronic_hw_release(struct ronic_adapter *adapter)
+{
+	ronic_wr32(adapter, RONIC_CTRL_EXT, ronic_rd32(adapter, RONIC_CTRL_EXT) &
+		   ~RONIC_CTRL_EXT_DRV_LOAD);
+}
+
+static int ronic_hw_read_eeprom(struct ronic_adapter *adapter, u16 word,
+				u16 *data)
+{
+	u32 eerd;
+	int err;
+
+	ronic_wr32(adapter, RONIC_EERD,
+		   (word << RONIC_EERD_ADDR_SHIFT) | RONIC_EERD_START);
+	err = readl_poll_timeout(adapter->hw_addr + RONIC_EERD, eerd,
+				 eerd & RONIC_EERD_DONE, 5, 10000);
+	if (err)
+		return err;
+	*data = eerd >> RONIC_EERD_DATA_SHIFT;
+	return 0;
+}
+
+/**
+ * ronic_hw_read_mac - the permanent address of the port
+ * @adapter: the device
+ * @mac: ETH_ALEN bytes, filled in
+ *
+ * The device loads receive address 0 from the EEPROM at reset; when that
+ * entry is not valid the EEPROM is read directly.
+ *
+ * Return: 0 with a valid unicast address in @mac, -EADDRNOTAVAIL otherwise.
+ */
+int ronic_hw_read_mac(struct ronic_adapter *adapter, u8 *mac)
+{
+	u32 ral = ronic_rd32(adapter, RONIC_RAL(0));
+	u32 rah = ronic_rd32(adapter, RONIC_RAH(0));
+	unsigned int i;
+	u16 word;
+
+	if (rah & RONIC_RAH_AV) {
+		for (i = 0; i < 4; i++)
+			mac[i] = ral >> (8 * i);
+		mac[4] = rah;
+		mac[5] = rah >> 8;
+		if (is_valid_ether_addr(mac))
+			return 0;
+	}
+
+	for (i = 0; i < ETH_ALEN / 2; i++) {
+		if (ronic_hw_read_eeprom(adapter, RONIC_EEPROM_MAC_WORD + i, &word))
+			return -EADDRNOTAVAIL;
+		mac[2 * i] = word;
+		mac[2 * i + 1] = word >> 8;
+	}
+	return is_valid_ether_addr(mac) ? 0 : -EADDRNOTAVAIL;
+}
+
+/**
+ * ronic_hw_set_rar - program a receive address filter entry
+ * @adapter: the device
+ * @index: entry, 0 being the port's own address
+ * @mac: the address
+ */
+void ronic_hw_set_rar(struct ronic_adapter *adapter, unsigned int index,
+		      const u8 *mac)
+{
+	u32 ral = mac[0] | (mac[1] << 8) | (mac[2] << 16) | ((u32)mac[3] << 24);
+	u32 rah = mac[4] | (mac[5] << 8) | RONIC_RAH_AV;
+
+	ronic_wr32(adapter, RONIC_RAL(index), ral);
+	ronic_wr32(adapter, RONIC_RAH(index), rah);
+}
+
+/**
+ * ronic_hw_clear_rar - invalidate a receive address filter entry
+ * @adapter: the device
+ * @index: entry
+ */
+void ronic_hw_clear_rar(struct ronic_adapter *adapter, unsigned int index)
+{
+	ronic_wr32(adapter, RONIC_RAH(index), 0);
+	ronic_wr32(adapter, RONIC_RAL(index), 0);
+}
+
+/**
+ * ronic_hw_get_link - read link state, speed and duplex
+ * @adapter: the device
+ * @link: filled in
+ */
+void ronic_hw_get_link(struct ronic_adapter *adapter, struct ronic_link *link)
+{
+	u32 status = ronic_rd32(adapter, RONIC_STATUS);
+
+	link->up = status & RONIC_STATUS_LU;
+	link->full_duplex = status & RONIC_STATUS_FD;
+	if (status & RONIC_STATUS_SPEED_1000)
+		link->speed = SPEED_1000;
+	else if (status & RONIC_STATUS_SPEED_100)
+		link->speed = SPEED_100;
+	else
+		link->speed = SPEED_10;
+}
+
+static void ronic_hw_wait_queue(struct ronic_adapter *adapter, u32 reg,
+				bool enabled)
+{
+	u32 val;
+
+	if (readl_poll_timeout(adapter->hw_addr + reg, val,
+			       !!(val & RONIC_TXDCTL_QUEUE_ENABLE) == enabled,
+			       10, RONIC_QUEUE_TIMEOUT_US))
+		netdev_warn(adapter->netdev, "queue register %#x did not %s\n",
+			    reg, enabled ? "enable" : "disable");
+}
+
+/**
+ * ronic_hw_disable_tx_ring - stop the device fetching from a tx ring
+ * @adapter: the device
+ * @ring: the ring
+ */
+void ronic_hw_disable_tx_ring(struct ronic_adapter *adapter,
+			      struct ronic_ring *ring)
+{
+	u8 q = ring->reg_idx;
+
+	ronic_wr32(adapter, RONIC_TXDCTL(q), RONIC_TXDCTL_SWFLSH);
+	ronic_hw_wait_queue(adapter, RONIC_TXDCTL(q), false);
+}
+
+/**
+ * ronic_hw_configure_tx_ring - point a hardware tx queue at a ring and start it
+ * @adapter: the device
+ * @ring: the ring, its descriptor memory allocated
+ */
+void ronic_hw_configure_tx_ring(struct ronic_adapter *adapter,
+				struct ronic_ring *ring)
+{
+	u64 base = ring->desc_dma;
+	u8 q = ring->reg_idx;
+
+	ronic_wr32(adapter, RONIC_TXDCTL(q), 0);
+	ronic_flush(adapter);
+	ronic_wr32(adapter, RONIC_TDBAL(q), lower_32_bits(base));
+	ronic_wr32(adapter, RONIC_TDBAH(q), upper_32_bits(base));
+	ronic_wr32(adapter, RONIC_TDLEN(q), ring->desc_bytes);
+	ronic_wr32(adapter, RONIC_TDWBAL(q), 0);
+	ronic_wr32(adapter, RONIC_TDWBAH(q), 0);
+	ronic_wr32(adapter, RONIC_TDH(q), 0);
+	ronic_wr32(adapter, RONIC_TDT(q), 0);
+	ring->tail = adapter->hw_addr + RONIC_TDT(q);
+	/* Never left at the reset value: QEMU resets all three RO enables on. */
+	ronic_wr32(adapter, RONIC_DCA_TXCTRL(q),
+		   ronic_rd32(adapter, RONIC_DCA_TXCTRL(q)) & ~RONIC_DCA_TX_RO_MASK);
+	ronic_wr32(adapter, RONIC_TXDCTL(q),
+		   RONIC_TXDCTL_DEFAULT | RONIC_TXDCTL_QUEUE_ENABLE);
+	ronic_hw_wait_queue(adapter, RONIC_TXDCTL(q), true);
+}
+
+/**
+ * ronic_hw_disable_rx_ring - stop the device writing into an rx ring
+ * @adapter: the device
+ * @ring: the ring
+ */
+void ronic_hw_disable_rx_ring(struct ronic_adapter *adapter,
+			      struct ronic_ring *ring)
+{
+	u8 q = ring->reg_idx;
+
+	ronic_wr32(adapter, RONIC_RXDCTL(q), 0);
+	ronic_hw_wait_queue(adapter, RONIC_RXDCTL(q), false);
+}
+
+/**
+ * ronic_hw_configure_rx_ring - point a hardware rx queue at a ring, start it
+ * @adapter: the device
+ * @ring: the ring, its descriptor memory allocated; buffers come later
+ */
+void ronic_hw_configure_rx_ring(struct ronic_adapter *adapter,
+				struct ronic_ring *ring)
+{
+	u64 base = ring->desc_dma;
+	u8 q = ring->reg_idx;
+	u32 srrctl;
+
+	ronic_wr32(adapter, RONIC_RXDCTL(q), 0);
+	ronic_flush(adapter);
+	ronic_wr32(adapter, RONIC_RDBAL(q), lower_32_bits(base));
+	ronic_wr32(adapter, RONIC_RDBAH(q), upper_32_bits(base));
+	ronic_wr32(adapter, RONIC_RDLEN(q), ring->desc_bytes);
+	ronic_wr32(adapter, RONIC_RDH(q), 0);
+	ronic_wr32(adapter, RONIC_RDT(q), 0);
+	ring->tail = adapter->hw_addr + RONIC_RDT(q);
+
+	/* Drop rather than stall the whole device when this ring runs dry. */
+	srrctl = (RONIC_RX_BUF_LEN >> RONIC_SRRCTL_BSIZEPKT_SHIFT) |
+		 RONIC_SRRCTL_DESCTYPE_ADV_ONEBUF;
+	if (adapter->num_queues > 1)
+		srrctl |= RONIC_SRRCTL_DROP_EN;
+	ronic_wr32(adapter, RONIC_SRRCTL(q), srrctl);
+	ronic_wr32(adapter, RONIC_DCA_RXCTRL(q),
+		   ronic_rd32(adapter, RONIC_DCA_RXCTRL(q)) & ~RONIC_DCA_RX_RO_MASK);
+
+	ronic_wr32(adapter, RONIC_RXDCTL(q),
+		   RONIC_RXDCTL_DEFAULT | RONIC_RXDCTL_QUEUE_ENABLE);
+	ronic_hw_wait_queue(adapter, RONIC_RXDCTL(q), true);
+}
+
+/**
+ * ronic_hw_enable_tx - turn the transmitter on
+ * @adapter: the device
+ */
+void ronic_hw_enable_tx(struct ronic_adapter *adapter)
+{
+	ronic_wr32(adapter, RONIC_TCTL, RONIC_TCTL_EN | RONIC_TCTL_PSP |
+		   RONIC_TCTL_RTLC | (0xF << RONIC_TCTL_CT_SHIFT) |
+		   (0x3F << RONIC_TCTL_COLD_SHIFT));
+	ronic_flush(adapter);
+}
+
+/**
+ * ronic_hw_enable_rx - turn the receiver on
+ * @adapter: the device
+ * @max_frame: longest frame to accept, FCS included
+ */
+void ronic_hw_enable_rx(struct ronic_adapter *adapter, u32 max_frame)
+{
+	u32 rctl = ronic_rd32(adapter, RONIC_RCTL);
+
+	rctl &= ~(RONIC_RCTL_LBM_MASK | RONIC_RCTL_MO_MASK | RONIC_RCTL_SBP);
+	rctl |= RONIC_RCTL_EN | RONIC_RCTL_BAM | RONIC_RCTL_SECRC |
+		RONIC_RCTL_LPE;
+	ronic_wr32(adapter, RONIC_RLPML, max_frame);
+	ronic_wr32(adapter, RONIC_RCTL, rctl);
+	ronic_flush(adapter);
+}
+
+/**
+ * ronic_hw_disable_rxtx - stop the receiver and the transmitter
+ * @adapter: the device
+ */
+void ronic_hw_disable_rxtx(struct ronic_adapter *adapter)
+{
+	ronic_wr32(adapter, RONIC_RCTL,
+		   ronic_rd32(adapter, RONIC_RCTL) & ~RONIC_RCTL_EN);
+	ronic_wr32(adapter, RONIC_TCTL,
+		   ronic_rd32(adapter, RONIC_TCTL) & ~RONIC_TCTL_EN);
+	ronic_flush(adapter);
+	usleep_range(10000, 11000);
+}
+
+/**
+ * ronic_hw_set_rx_features - apply the receive offloads the stack asked for
+ * @adapter: the device
+ * @features: the netdev's features
+ */
+void ronic_hw_set_rx_features(struct ronic_adapter *adapter,
+			      netdev_features_t features)
+{
+	/* PCSD: the descriptor carries the RSS hash, not a packet checksum. */
+	u32 rxcsum = RONIC_RXCSUM_PCSD;
+
+	if (features & NETIF_F_RXCSUM)
+		rxcsum |= RONIC_RXCSUM_IPOFL | RONIC_RXCSUM_TUOFL |
+			  RONIC_RXCSUM_CRCOFL;
+	ronic_wr32(adapter, RONIC_RXCSUM, rxcsum);
+}
+
+/**
+ * ronic_hw_setup_rss - spread received flows over the active queues
+ * @adapter: the device
+ * @queues: active rx queues
+ */
+void ronic_hw_setup_rss(struct ronic_adapter *adapter, u16 queues)
+{
+	u32 key[RONIC_RSS_KEY_BYTES / 4];
+	unsigned int i, j;
+	u32 reta;
+
+	netdev_rss_key_fill(key, sizeof(key));
+	for (i = 0; i < ARRAY_SIZE(key); i++)
+		ronic_wr32(adapter, RONIC_RSSRK(i), key[i]);
+
+	for (i = 0; i < RONIC_RETA_ENTRIES / 4; i++) {
+		reta = 0;
+		for (j = 0; j < 4; j++)
+			reta |= ethtool_rxfh_indir_default(i * 4 + j, queues) << (8 * j);
+		ronic_wr32(adapter, RONIC_RETA(i), reta);
+	}
+
+	ronic_wr32(adapter, RONIC_MRQC, RONIC_MRQC_RSS_ENABLE |
+		   RONIC_MRQC_RSS_IPV4 | RONIC_MRQC_RSS_IPV4_TCP |
+		   RONIC_MRQC_RSS_IPV6 | RONIC_MRQC_RSS_IPV6_TCP |
+		   RONIC_MRQC_RSS_IPV6_EX | RONIC_MRQC_RSS_IPV6_TCP_EX);
+}
+
+/* Multicast table index with MO = 0: bits 47:36 of the address. */
+static u32 ronic_hw_mta_hash(const u8 *addr)
+{
+	return ((addr[4] >> 4) | ((u32)addr[5] << 4)) & 0xFFF;
+}
+
+/**
+ * ronic_hw_set_rx_mode - program unicast, multicast and promiscuous filters
+ * @adapter: the device
+ * @netdev: its netdev, whose address lists and flags are followed
+ */
+void ronic_hw_set_rx_mode(struct ronic_adapter *adapter,
+			  struct net_device *netdev)
+{
+	u32 mta[RONIC_MTA_ENTRIES] = { };
+	struct netdev_hw_addr *ha;
+	unsigned int i, rar = 1;
+	u32 rctl, hash;
+
+	rctl = ronic_rd32(adapter, RONIC_RCTL);
+	rctl &= ~(RONIC_RCTL_UPE | RONIC_RCTL_MPE);
+
+	if (netdev->flags & IFF_PROMISC)
+		rctl |= RONIC_RCTL_UPE | RONIC_RCTL_MPE;
+	else if (netdev->flags & IFF_ALLMULTI)
+		rctl |= RONIC_RCTL_MPE;
+
+	/* Extra unicast addresses take filter entries; too many, promiscuous. */
+	if (netdev_uc_count(netdev) > RONIC_RAR_ENTRIES - 1) {
+		rctl |= RONIC_RCTL_UPE;
+	} else {
+		netdev_for_each_uc_addr(ha, netdev)
+			ronic_hw_set_rar(adapter, rar++, ha->addr);
+	}
+	for (; rar < RONIC_RAR_ENTRIES; rar++)
+		ronic_hw_clear_rar(adapter, rar);
+
+	netdev_for_each_mc_addr(ha, netdev) {
+		hash = ronic_hw_mta_hash(ha->addr);
+		mta[hash >> 5] |= BIT(hash & 0x1F);
+	}
+	for (i = 0; i < RONIC_MTA_ENTRIES; i++)
+		ronic_wr32(adapter, RONIC_MTA(i), mta[i]);
+
+	ronic_wr32(adapter, RONIC_RCTL, rctl);
+}
+
+static void ronic_hw_write_ivar(struct ronic_adapter *adapter, u8 queue,
+				u8 vector, bool tx)
+{
+	/* 82576: IVAR(q & 7) holds rx/tx of queue q in byte 0/1, q + 8 in 2/3 */
+	unsigned int shift = (queue & 0x8 ? 16 : 0) + (tx ? 8 : 0);
+	u32 reg = RONIC_IVAR(queue & 0x7);
+	u32 ivar = ronic_rd32(adapter, reg);
+
+	ivar &= ~(0xFFu << shift);
+	ivar |= (u32)(vector | RONIC_IVAR_VALID) << shift;
+	ronic_wr32(adapter, reg, ivar);
+}
+
+static void ronic_hw_route_queues(struct ronic_adapter *adapter)
+{
+	struct ronic_q_vector *qv;
+	unsigned int v;
+
+	for (v = 0; v < adapter->num_q_vectors; v++) {
+		qv = adapter->q_vector[v];
+		if (qv->rx_ring)
+			ronic_hw_write_ivar(adapter, qv->rx_ring->reg_idx,
+					    qv->msix_vector, false);
+		if (qv->tx_ring)
+			ronic_hw_write_ivar(adapter, qv->tx_ring->reg_idx,
+					    qv->msix_vector, true);
+		ronic_hw_write_itr(adapter, qv);
+	}
+}
+
+/**
+ * ronic_hw_setup_msix - route queue and link causes to their MSI-X vectors
+ * @adapter: the device, its queue vectors assigned
+ */
+void ronic_hw_setup_msix(struct ronic_adapter *adapter)
+{
+	unsigned int i;
+
+	for (i = 0; i < RONIC_NUM_HW_QUEUES / 2; i++)
+		ronic_wr32(adapter, RONIC_IVAR(i), 0);
+	ronic_wr32(adapter, RONIC_GPIE, RONIC_GPIE_MSIX_MODE |
+		   RONIC_GPIE_PBA | RONIC_GPIE_NSICR);
+	ronic_wr32(adapter, RONIC_IVAR_MISC,
+		   (RONIC_OTHER_VECTOR | RONIC_IVAR_VALID) << 8);
+	ronic_hw_route_queues(adapter);
+	/* Queue causes clear themselves when their message is sent. */
+	ronic_wr32(adapter, RONIC_EIAC, adapter->eims_queues);
+	ronic_flush(adapter);
+}
+
+/**
+ * ronic_hw_setup_legacy_irq - one vector (MSI or INTx) for everything
+ * @adapter: the device, one queue vector assigned
+ */
+void ronic_hw_setup_legacy_irq(struct ronic_adapter *adapter)
+{
+	unsigned int i;
+
+	for (i = 0; i < RONIC_NUM_HW_QUEUES / 2; i++)
+		ronic_wr32(adapter, RONIC_IVAR(i), 0);
+	ronic_wr32(adapter, RONIC_GPIE, 0);
+	ronic_hw_route_queues(adapter);
+	ronic_flush(adapter);
+}
+
+#define RONIC_IMS_LEGACY	(RONIC_ICR_TXDW | RONIC_ICR_LSC | \
+				 RONIC_ICR_RXSEQ | RONIC_ICR_RXDMT0 | \
+				 RONIC_ICR_RXO | RONIC_ICR_RXT0)
+
+/**
+ * ronic_hw_irq_enable - unmask link and queue causes
+ * @adapter: the device
+ */
+void ronic_hw_irq_enable(struct ronic_adapter *adapter)
+{
+	if (adapter->irq_mode == RONIC_IRQ_MSIX) {
+		ronic_wr32(adapter, RONIC_IMS, RONIC_ICR_LSC | RONIC_ICR_DRSTA);
+		ronic_wr32(adapter, RONIC_EIMS,
+			   adapter->eims_other | adapter->eims_queues);
+	} else {
+		ronic_wr32(adapter, RONIC_IMS, RONIC_IMS_LEGACY);
+		ronic_wr32(adapter, RONIC_EIMS, adapter->eims_queues);
+	}
+	ronic_flush(adapter);
+}
+
+/**
+ * ronic_hw_irq_disable - mask every cause
+ * @adapter: the device
+ */
+void ronic_hw_irq_disable(struct ronic_adapter *adapter)
+{
+	ronic_wr32(adapter, RONIC_EIMC, ~0u);
+	ronic_wr32(adapter, RONIC_EIAC, 0);
+	ronic_wr32(adapter, RONIC_IMC, ~0u);
+	ronic_flush(adapter);
+}
+
+/**
+ * ronic_hw_write_itr - program a vector's interrupt throttling interval
+ * @adapter: the device
+ * @q_vector: the vector, with itr_val set
+ */
+void ronic_hw_write_itr(struct ronic_adapter *adapter,
+			struct ronic_q_vector *q_vector)
+{
+	ronic_wr32(adapter, RONIC_EITR(q_vector->msix_vector),
+		   (q_vector->itr_val & RONIC_EITR_INTERVAL_MASK) |
+		   RONIC_EITR_CNT_IGNR);
+}
+
+/**
+ * ronic_hw_kick_queues - raise every queue vector's interrupt by software
+ * @adapter: the device
+ */
+void ronic_hw_kick_queues(struct ronic_adapter *adapter)
+{
+	if (adapter->irq_mode == RONIC_IRQ_MSIX)
+		ronic_wr32(adapter, RONIC_EICS, adapter->eims_queues);
+	else
+		ronic_wr32(adapter, RONIC_ICS, RONIC_ICR_RXT0);
+}
+
+/**
+ * ronic_hw_read_clear_causes - read and clear the legacy interrupt causes
+ * @adapter: the device
+ *
+ * Return: the ICR causes that were pending.
+ */
+u32 ronic_hw_read_clear_causes(struct ronic_adapter *adapter)
+{
+	return ronic_rd32(adapter, RONIC_ICR);
+}
+
+/* 64-bit counters clear when their high half is read: low first. */
+static u64 ronic_hw_rd64(struct ronic_adapter *adapter, u32 lo, u32 hi)
+{
+	u64 val = ronic_rd32(adapter, lo);
+
+	return val | ((u64)ronic_rd32(adapter, hi) << 32);
+}
+
+/**
+ * ronic_hw_update_stats - fold the clear-on-read MAC counters into @stats
+ * @adapter: the device
+ * @stats: running totals
+ */
+void ronic_hw_update_stats(struct ronic_adapter *adapter,
+			   struct ronic_hw_stats *stats)
+{
+	stats->crcerrs += ronic_rd32(adapter, RONIC_CRCERRS);
+	stats->algnerrc += ronic_rd32(adapter, RONIC_ALGNERRC);
+	stats->rxerrc += ronic_rd32(adapter, RONIC_RXERRC);
+	stats->mpc += ronic_rd32(adapter, RONIC_MPC);
+	stats->colc += ronic_rd32(adapter, RONIC_COLC);
+	stats->rlec += ronic_rd32(adapter, RONIC_RLEC);
+	stats->xonrxc += ronic_rd32(adapter, RONIC_XONRXC);
+	stats->xontxc += ronic_rd32(adapter, RONIC_XONTXC);
+	stats->xoffrxc += ronic_rd32(adapter, RONIC_XOFFRXC);
+	stats->xofftxc += ronic_rd32(adapter, RONIC_XOFFTXC);
+	stats->gprc += ronic_rd32(adapter, RONIC_GPRC);
+	stats->bprc += ronic_rd32(adapter, RONIC_BPRC);
+	stats->mprc += ronic_rd32(adapter, RONIC_MPRC);
+	stats->gptc += ronic_rd32(adapter, RONIC_GPTC);
+	stats->gorc += ronic_hw_rd64(adapter, RONIC_GORCL, RONIC_GORCH);
+	stats->gotc += ronic_hw_rd64(adapter, RONIC_GOTCL, RONIC_GOTCH);
+	stats->rnbc += ronic_rd32(adapter, RONIC_RNBC);
+	stats->ruc += ronic_rd32(adapter, RONIC_RUC);
+	stats->rfc += ronic_rd32(adapter, RONIC_RFC);
+	stats->roc += ronic_rd32(adapter, RONIC_ROC);
+	stats->rjc += ronic_rd32(adapter, RONIC_RJC);
+	stats->tor += ronic_hw_rd64(adapter, RONIC_TORL, RONIC_TORH);
+	stats->tot += ronic_hw_rd64(adapter, RONIC_TOTL, RONIC_TOTH);
+	stats->tpr += ronic_rd32(adapter, RONIC_TPR);
+	stats->tpt += ronic_rd32(adapter, RONIC_TPT);
+	stats->mptc += ronic_rd32(adapter, RONIC_MPTC);
+	stats->bptc += ronic_rd32(adapter, RONIC_BPTC);
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ronic: interrupt vectors and the queue vectors behind them. MSI-X gives
+ * one vector for link and other causes plus one per queue pair; MSI and
+ * INTx fall back to a single vector serving one queue pair.
+ */
+#include <linux/interrupt.h>
+#include <linux/slab.h>
+
+#include "ronic.h"
+#include "ronic_hw.h"
+#include "ronic_irq.h"
+
+static irqreturn_t ronic_msix_other(int irq, void *data)
+{
+	struct ronic_adapter *adapter = data;
+	u32 icr = ronic_hw_read_clear_causes(adapter);
+
+	if ((icr & RONIC_ICR_LSC) && !test_bit(RONIC_STATE_DOWN, &adapter->state))
+		mod_delayed_work(system_wq, &adapter->watchdog, 0);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t ronic_msix_queue(int irq, void *data)
+{
+	struct ronic_q_vector *qv = data;
+
+	/* Masked until the poll is done (EIAM auto-masking is not relied on). */
+	ronic_hw_mask_vector(qv->adapter, qv->eims);
+	napi_schedule_irqoff(&qv->napi);
+	return IRQ_HANDLED;
+}
+
+/* The single MSI or INTx vector: link causes and queue pair 0. */
+static irqreturn_t ronic_intr(int irq, void *data)
+{
+	struct ronic_adapter *adapter = data;
+	u32 icr = ronic_hw_read_clear_causes(adapter);
+
+	if (!icr)
+		return IRQ_NONE;	/* a shared INTx line, not ours */
+
+	ronic_hw_irq_disable(adapter);
+	if ((icr & RONIC_ICR_LSC) && !test_bit(RONIC_STATE_DOWN, &adapter->state))
+		mod_delayed_work(system_wq, &adapter->watchdog, 0);
+	napi_schedule_irqoff(&adapter->q_vector[0]->napi);
+	return IRQ_HANDLED;
+}
+
+static int ronic_alloc_vectors(struct ronic_adapter *adapter, bool allow_msix)
+{
+	struct pci_dev *pdev = adapter->pdev;
+	int want = min_t(int, num_online_cpus(), RONIC_MAX_QUEUES);
+	int got;
+
+	if (allow_msix) {
+		got = pci_alloc_irq_vectors(pdev, 2, want + 1, PCI_IRQ_MSIX);
+		if (got > 0) {
+			adapter->irq_mode = RONIC_IRQ_MSIX;
+			adapter->num_vectors = got;
+			adapter->max_queues = got - 1;
+			return 0;
+		}
+		dev_info(&pdev->dev, "MSI-X unavailable (%d), falling back to one vector\n",
+			 got);
+	}
+
+	got = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI | PCI_IRQ_INTX);
+	if (got < 0)
+		return got;
+	adapter->irq_mode = pdev->msi_enabled ? RONIC_IRQ_MSI : RONIC_IRQ_INTX;
+	adapter->num_vectors = 1;
+	adapter->max_queues = 1;
+	return 0;
+}
+
+static struct ronic_ring *ronic_alloc_ring(struct ronic_adapter *adapter,
+					   struct ronic_q_vector *qv, u16 idx,
+					   u16 count)
+{
+	struct ronic_ring *ring = kzalloc(sizeof(*ring), GFP_KERNEL);
+
+	if (!ring)
+		return NULL;
+	ring->q_vector = qv;
+	ring->netdev = adapter->netdev;
+	ring->dma = &adapter->dma;
+	ring->queue_index = idx;
+	ring->reg_idx = idx;
+	ring->count = count;
+	u64_stats_init(&ring->syncp);
+	u64_stats_init(&ring->xmit_syncp);
+	return ring;
+}
+
+static void ronic_free_q_vector(struct ronic_adapter *adapter, u16 v)
+{
+	struct ronic_q_vector *qv = adapter->q_vector[v];
+
+	if (!qv)
+		return;
+	netif_napi_del(&qv->napi);
+	adapter->tx_ring[v] = NULL;
+	adapter->rx_ring[v] = NULL;
+	kfree(qv->tx_ring);
+	kfree(qv->rx_ring);
+	kfree(qv);
+	adapter->q_vector[v] = NULL;
+}
+
+static int ronic_alloc_q_vector(struct ronic_adapter *adapter, u16 v)
+{
+	struct ronic_q_vector *qv = kzalloc(sizeof(*qv), GFP_KERNEL);
+
+	if (!qv)
+		return -ENOMEM;
+	qv->adapter = adapter;
+	qv->v_idx = v;
+	qv->msix_vector = adapter->irq_mode == RONIC_IRQ_MSIX ? v + 1 : 0;
+	qv->eims = BIT(qv->msix_vector);
+	qv->itr_val = adapter->itr_usecs << 2;
+	netif_napi_add(adapter->netdev, &qv->napi, ronic_napi_poll);
+	adapter->q_vector[v] = qv;
+
+	qv->tx_ring = ronic_alloc_ring(adapter, qv, v, adapter->tx_ring_count);
+	qv->rx_ring = ronic_alloc_ring(adapter, qv, v, adapter->rx_ring_count);
+	adapter->tx_ring[v] = qv->tx_ring;
+	adapter->rx_ring[v] = qv->rx_ring;
+	if (!qv->tx_ring || !qv->rx_ring) {
+		ronic_free_q_vector(adapter, v);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * ronic_irq_init - allocate interrupt vectors and one queue vector per queue pair
+ * @adapter: the device
+ * @allow_msix: false to force the single-vector fallback
+ *
+ * Return: 0 or a negative errno, with nothing left allocated.
+ */
+int ronic_irq_init(struct ronic_adapter *adapter, bool allow_msix)
+{
+	u16 v;
+	int err;
+
+	err = ronic_alloc_vectors(adapter, allow_msix);
+	if (err)
+		return err;
+
+	adapter->num_queues = adapter->max_queues;
+	adapter->num_q_vectors = adapter->num_queues;
+	adapter->eims_other = adapter->irq_mode == RONIC_IRQ_MSIX ?
+			      BIT(RONIC_OTHER_VECTOR) : 0;
+	adapter->eims_queues = 0;
+	for (v = 0; v < adapter->num_q_vectors; v++) {
+		err = ronic_alloc_q_vector(adapter, v);
+		if (err)
+			goto err_free;
+		adapter->eims_queues |= adapter->q_vector[v]->eims;
+	}
+	return 0;
+
+err_free:
+	while (v--)
+		ronic_free_q_vector(adapter, v);
+	pci_free_irq_vectors(adapter->pdev);
+	return err;
+}
+
+/**
+ * ronic_irq_deinit - undo ronic_irq_init()
+ * @adapter: the device, its interrupts released
+ */
+void ronic_irq_deinit(struct ronic_adapter *adapter)
+{
+	u16 v;
+
+	for (v = 0; v < adapter->num_q_vectors; v++)
+		ronic_free_q_vector(adapter, v);
+	adapter->num_q_vectors = 0;
+	pci_free_irq_vectors(adapter->pdev);
+}
+
+/**
+ * ronic_irq_request - install the handlers, with affinity hints
+ * @adapter: the device
+ *
+ * Return: 0 or a negative errno, with no handler left installed.
+ */
+int ronic_irq_request(struct ronic_adapter *adapter)
+{
+	struct net_device *netdev = adapter->netdev;
+	struct pci_dev *pdev = adapter->pdev;
+	struct ronic_q_vector *qv;
+	int err, irq;
+	u16 v;
+
+	if (adapter->irq_mode != RONIC_IRQ_MSIX) {
+		snprintf(adapter->other_name, sizeof(adapter->other_name), "%s",
+			 netdev->name);
+		return request_irq(pci_irq_vector(pdev, 0), ronic_intr,
+				   adapter->irq_mode == RONIC_IRQ_INTX ? IRQF_SHARED : 0,
+				   adapter->other_name, adapter);
+	}
+
+	snprintf(adapter->other_name, sizeof(adapter->other_name), "%s-other",
+		 netdev->name);
+	err = request_irq(pci_irq_vector(pdev, RONIC_OTHER_VECTOR),
+			  ronic_msix_other, 0, adapter->other_name, adapter);
+	if (err)
+		return err;
+
+	for (v = 0; v < adapter->num_q_vectors; v++) {
+		qv = adapter->q_vector[v];
+		snprintf(qv->name, sizeof(qv->name), "%s-TxRx-%u", netdev->name, v);
+		irq = pci_irq_vector(pdev, qv->msix_vector);
+		err = request_irq(irq, ronic_msix_queue, 0, qv->name, qv);
+		if (err)
+			goto err_free;
+		irq_update_affinity_hint(irq, get_cpu_mask(v % num_online_cpus()));
+	}
+	return 0;
+
+err_free:
+	while (v--) {
+		qv = adapter->q_vector[v];
+		irq = pci_irq_vector(pdev, qv->msix_vector);
+		irq_update_affinity_hint(irq, NULL);
+		free_irq(irq, qv);
+	}
+	free_irq(pci_irq_vector(pdev, RONIC_OTHER_VECTOR), adapter);
+	return err;
+}
+
+/**
+ * ronic_irq_free - remove the handlers ronic_irq_request() installed
+ * @adapter: the device, its interrupts masked
+ */
+void ronic_irq_free(struct ronic_adapter *adapter)
+{
+	struct pci_dev *pdev = adapter->pdev;
+	struct ronic_q_vector *qv;
+	int irq;
+	u16 v;
+
+	if (adapter->irq_mode != RONIC_IRQ_MSIX) {
+		free_irq(pci_irq_vector(pdev, 0), adapter);
+		return;
+	}
+	for (v = 0; v < adapter->num_q_vectors; v++) {
+		qv = adapter->q_vector[v];
+		irq = pci_irq_vector(pdev, qv->msix_vector);
+		irq_update_affinity_hint(irq, NULL);
+		free_irq(irq, qv);
+	}
+	free_irq(pci_irq_vector(pdev, RONIC_OTHER_VECTOR), adapter);
+}
+
+/**
+ * ronic_irq_sync - wait for running handlers to finish
+ * @adapter: the device, its interrupts masked
+ */
+void ronic_irq_sync(struct ronic_adapter *adapter)
+{
+	u16 v;
+
+	for (v = 0; v < adapter->num_vectors; v++)
+		synchronize_irq(pci_irq_vector(adapter->pdev, v));
+}

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ronic: Intel 82576 Ethernet driver with selectable relaxed-ordering DMA.
+ * PCI probe and remove, the netdev operations, bring-up and tear-down,
+ * the link watchdog and the reset worker.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/rtnetlink.h>
+
+#include "ronic.h"
+#include "ronic_hw.h"
+#include "ronic_irq.h"
+
+static bool force_legacy_irq;
+module_param(force_legacy_irq, bool, 0444);
+MODULE_PARM_DESC(force_legacy_irq,
+		 "Use one MSI/INTx vector and one queue pair instead of MSI-X (default: N)");
+
+static const struct pci_device_id ronic_pci_tbl[] = {
+	{ PCI_VDEVICE(INTEL, 0x10C9) },	/* 82576 copper */
+	{ PCI_VDEVICE(INTEL, 0x10E8) },	/* 82576 quad copper */
+	{ PCI_VDEVICE(INTEL, 0x1526) },	/* 82576 quad copper ET2 */
+	{ PCI_VDEVICE(INTEL, 0x150A) },	/* 82576 NS copper */
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, ronic_pci_tbl);
+
+static u32 ronic_max_frame(const struct net_device *netdev)
+{
+	return netdev->mtu + ETH_HLEN + ETH_FCS_LEN + VLAN_HLEN;
+}
+
+static int ronic_alloc_rings(struct ronic_adapter *adapter)
+{
+	u16 q;
+	int err;
+
+	for (q = 0; q < adapter->num_queues; q++) {
+		adapter->tx_ring[q]->count = adapter->tx_ring_count;
+		adapter->rx_ring[q]->count = adapter->rx_ring_count;
+		err = ronic_ring_alloc_tx(adapter->tx_ring[q]);
+		if (err)
+			goto err_unwind;
+		err = ronic_ring_alloc_rx(adapter->rx_ring[q]);
+		if (err) {
+			ronic_ring_free_tx(adapter->tx_ring[q]);
+			goto err_unwind;
+		}
+	}
+	return 0;
+
+err_unwind:
+	while (q--) {
+		ronic_ring_free_rx(adapter->rx_ring[q]);
+		ronic_ring_free_tx(adapter->tx_ring[q]);
+	}
+	return err;
+}
+
+static void ronic_free_rings(struct ronic_adapter *adapter)
+{
+	u16 q;
+
+	for (q = 0; q < adapter->num_queues; q++) {
+		ronic_ring_free_rx(adapter->rx_ring[q]);
+		ronic_ring_free_tx(adapter->tx_ring[q]);
+	}
+}
+
+static void ronic_configure(struct ronic_adapter *adapter)
+{
+	struct net_device *netdev = adapter->netdev;
+	struct ronic_ring *ring;
+	u16 q;
+
+	ronic_hw_set_rar(adapter, 0, netdev->dev_addr);
+	ronic_hw_set_rx_mode(adapter, netdev);
+	ronic_hw_set_rx_features(adapter, netdev->features);
+	ronic_hw_setup_rss(adapter, adapter->num_queues);
+
+	if (adapter->irq_mode == RONIC_IRQ_MSIX)
+		ronic_hw_setup_msix(adapter);
+	else
+		ronic_hw_setup_legacy_irq(adapter);
+
+	for (q = 0; q < adapter->num_queues; q++)
+		ronic_hw_configure_tx_ring(adapter, adapter->tx_ring[q]);
+	ronic_hw_enable_tx(adapter);
+
+	for (q = 0; q < adapter->num_queues; q++) {
+		ring = adapter->rx_ring[q];
+		ronic_hw_configure_rx_ring(adapter, ring);
+		ronic_rx_refill(ring, ronic_desc_unused(ring));
+	}
+	ronic_hw_enable_rx(adapter, ronic_max_frame(netdev));
+}
+
+static void ronic_up(struct ronic_adapter *adapter)
+{
+	struct net_device *netdev = adapter->netdev;
+	struct ronic_q_vector *qv;
+	u16 v;
+
+	ronic_configure(adapter);
+
+	clear_bit(RONIC_STATE_DOWN, &adapter->state);
+	for (v = 0; v < adapter->num_q_vectors; v++) {
+		qv = adapter->q_vector[v];
+		napi_enable(&qv->napi);
+		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_RX, &qv->napi);
+		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_TX, &qv->napi);
+	}
+	ronic_hw_irq_enable(adapter);
+	adapter->link_up = false;
+	netif_tx_start_all_queues(netdev);
+	mod_delayed_work(system_wq, &adapter->watchdog, 0);
+}
+
+static void ronic_down(struct ronic_adapter *adapter)
+{
+	struct net_device *netdev = adapter->netdev;
+	struct ronic_q_vector *qv;
+	u16 v, q;
+
+	set_bit(RONIC_STATE_DOWN, &adapter->state);
+	netif_tx_disable(netdev);
+	netif_carrier_off(netdev);
+	adapter->link_up = false;
+
+	ronic_hw_disable_rxtx(adapter);
+	for (q = 0; q < adapter->num_queues; q++) {
+		ronic_hw_disable_rx_ring(adapter, adapter->rx_ring[q]);
+		ronic_hw_disable_tx_ring(adapter, adapter->tx_ring[q]);
+	}
+	ronic_hw_irq_disable(adapter);
+	ronic_irq_sync(adapter);
+
+	for (v = 0; v < adapter->num_q_vectors; v++) {
+		qv = adapter->q_vector[v];
+		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_RX, NULL);
+		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_TX, NULL);
+		napi_disable(&qv->napi);
+	}
+
+	/* Watchdog reads counters; fold them in before the reset clears them. */
+	cancel_delayed_work_sync(&adapter->watchdog);
+	spin_lock_bh(&adapter->stats_lock);
+	ronic_hw_update_stats(adapter, &adapter->hw_stats);
+	spin_unlock_bh(&adapter->stats_lock);
+
+	for (q = 0; q < adapter->num_queues; q++) {
+		ronic_ring_clean_tx(adapter->tx_ring[q]);
+		ronic_ring_clean_rx(adapter->rx_ring[q]);
+	}
+
+	if (!ronic_hw_reset(adapter))
+		ronic_hw_init(adapter);
+}
+
+static int ronic_open(struct net_device *netdev)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+	int err;
+
+	netif_carrier_off(netdev);
+	err = netif_set_real_num_tx_queues(netdev, adapter->num_queues);
+	if (err)
+		return err;
+	err = netif_set_real_num_rx_queues(netdev, adapter->num_queues);
+	if (err)
+		return err;
+
+	err = ronic_alloc_rings(adapter);
+	if (err)
+		return err;
+	err = ronic_irq_request(adapter);
+	if (err)
+		goto err_rings;
+
+	ronic_up(adapter);
+	return 0;
+
+err_rings:
+	ronic_free_rings(adapter);
+	return err;
+}
+
+static int ronic_stop(struct net_device *netdev)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	ronic_down(adapter);
+	ronic_irq_free(adapter);
+	ronic_free_rings(adapter);
+	return 0;
+}
+
+static void ronic_fold_ring_stats(const struct ronic_ring *ring, u64 *packets,
+				  u64 *bytes)
+{
+	unsigned int start;
+	u64 p, b;
+
+	do {
+		start = u64_stats_fetch_begin(&ring->syncp);
+		p = u64_stats_read(&ring->stats.packets);
+		b = u64_stats_read(&ring->stats.bytes);
+	} while (u64_stats_fetch_retry(&ring->syncp, start));
+	*packets += p;
+	*bytes += b;
+}
+
+static void ronic_get_stats64(struct net_device *netdev,
+			      struct rtnl_link_stats64 *stats)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+	const struct ronic_hw_stats *hw = &adapter->hw_stats;
+	struct ronic_ring *ring;
+	unsigned int start;
+	u16 q;
+
+	for (q = 0; q < adapter->num_queues; q++) {
+		ring = adapter->rx_ring[q];
+		ronic_fold_ring_stats(ring, &stats->rx_packets, &stats->rx_bytes);
+		do {
+			start = u64_stats_fetch_begin(&ring->syncp);
+			stats->rx_dropped += u64_stats_read(&ring->rx_stats.dropped);
+		} while (u64_stats_fetch_retry(&ring->syncp, start));
+
+		ring = adapter->tx_ring[q];
+		ronic_fold_ring_stats(ring, &stats->tx_packets, &stats->tx_bytes);
+		do {
+			start = u64_stats_fetch_begin(&ring->xmit_syncp);
+			stats->tx_dropped += u64_stats_read(&ring->xmit_stats.dropped);
+		} while (u64_stats_fetch_retry(&ring->xmit_syncp, start));
+	}
+
+	spin_lock_bh(&adapter->stats_lock);
+	stats->multicast = hw->mprc;
+	stats->collisions = hw->colc;
+	stats->rx_crc_errors = hw->crcerrs;
+	stats->rx_frame_errors = hw->algnerrc;
+	stats->rx_length_errors = hw->rlec + hw->ruc + hw->roc;
+	stats->rx_missed_errors = hw->mpc;
+	stats->rx_errors = hw->rxerrc + hw->crcerrs + hw->algnerrc + hw->rlec +
+			   hw->ruc + hw->roc;
+	spin_unlock_bh(&adapter->stats_lock);
+}
+
+static int ronic_set_mac_address(struct net_device *netdev, void *p)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+	struct sockaddr *addr = p;
+
+	if (!is_valid_ether_addr(addr->sa_data))
+		return -EADDRNOTAVAIL;
+	eth_hw_addr_set(netdev, addr->sa_data);
+	ronic_hw_set_rar(adapter, 0, netdev->dev_addr);
+	return 0;
+}
+
+static void ronic_set_rx_mode(struct net_device *netdev)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	ronic_hw_set_rx_mode(adapter, netdev);
+}
+
+/**
+ * ronic_reconfigure - apply new ring sizes or queue counts
+ * @adapter: the device, under rtnl
+ * @tx_count: tx descriptors per ring
+ * @rx_count: rx descriptors per ring
+ * @queues: active queue pairs
+ *
+ * A running device gets its new rings allocated before the old ones are
+ * released, so a failed allocation leaves it working as it was.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ronic_reconfigure(struct ronic_adapter *adapter, u16 tx_count,
+		      u16 rx_count, u16 queues)
+{
+	struct net_device *netdev = adapter->netdev;
+	bool running = netif_running(netdev);
+	int err = 0;
+
+	if (running)
+		ronic_stop(netdev);
+	adapter->tx_ring_count = tx_count;
+	adapter->rx_ring_count = rx_count;
+	adapter->num_queues = queues;
+	if (running)
+		err = ronic_open(netdev);
+	return err;
+}
+
+static int ronic_change_mtu(struct net_device *netdev, int new_mtu)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	if (!netif_running(netdev)) {
+		WRITE_ONCE(netdev->mtu, new_mtu);
+		return 0;
+	}
+	ronic_down(adapter);
+	WRITE_ONCE(netdev->mtu, new_mtu);
+	ronic_up(adapter);
+	return 0;
+}
+
+static int ronic_set_features(struct net_device *netdev,
+			      netdev_features_t features)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	ronic_hw_set_rx_features(adapter, features);
+	return 0;
+}
+
+static netdev_features_t ronic_features_check(struct sk_buff *skb,
+					      struct net_device *netdev,
+					      netdev_features_t features)
+{
+	/* The context descriptor has 7 bits of MAC and 9 bits of IP header. */
+	if (skb->encapsulation || skb_network_offset(skb) > 127 ||
+	    (skb->ip_summed == CHECKSUM_PARTIAL &&
+	     skb_checksum_start_offset(skb) - skb_network_offset(skb) > 511))
+		features &= ~(NETIF_F_CSUM_MASK | NETIF_F_GSO_MASK);
+	return vlan_features_check(skb, features);
+}
+
+static void ronic_tx_timeout(struct net_device *netdev, unsigned int txqueue)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	adapter->tx_timeouts++;
+	netdev_err(netdev, "tx queue %u timed out, resetting\n", txqueue);
+	ronic_schedule_reset(adapter);
+}
+
+static const struct net_device_ops ronic_netdev_ops = {
+	.ndo_open		= ronic_open,
+	.ndo_stop		= ronic_stop,
+	.ndo_start_xmit		= ronic_xmit_frame,
+	.ndo_get_stats64	= ronic_get_stats64,
+	.ndo_set_mac_address	= ronic_set_mac_address,
+	.ndo_set_rx_mode	= ronic_set_rx_mode,
+	.ndo_validate_addr	= eth_validate_addr,
+	.ndo_change_mtu		= ronic_change_mtu,
+	.ndo_set_features	= ronic_set_features,
+	.ndo_features_check	= ronic_features_check,
+	.ndo_tx_timeout		= ronic_tx_timeout,
+};
+
+/**
+ * ronic_schedule_reset - queue a full down/up of the device
+ * @adapter: the device
+ */
+void ronic_schedule_reset(struct ronic_adapter *adapter)
+{
+	if (!test_bit(RONIC_STATE_REMOVING, &adapter->state))
+		schedule_work(&adapter->reset_task);
+}
+
+static void ronic_reset_task(struct work_struct *work)
+{
+	struct ronic_adapter *adapter = container_of(work, struct ronic_adapter,
+						     reset_task);
+
+	rtnl_lock();
+	if (netif_running(adapter->netdev) &&
+	    !test_bit(RONIC_STATE_REMOVING, &adapter->state)) {
+		adapter->resets++;
+		ronic_down(adapter);
+		ronic_up(adapter);
+	}
+	rtnl_unlock();
+}
+
+static void ronic_update_link(struct ronic_adapter *adapter)
+{
+	struct net_device *netdev = adapter->netdev;
+	struct ronic_link link;
+
+	ronic_hw_get_link(adapter, &link);
+	if (link.up == adapter->link_up)
+		return;
+
+	adapter->link_up = link.up;
+	adapter->link_speed = link.speed;
+	adapter->link_full_duplex = link.full_duplex;
+	if (link.up) {
+		netdev_info(netdev, "NIC Link is Up %u Mbps %s Duplex\n",
+			    link.speed, link.full_duplex ? "Full" : "Half");
+		netif_carrier_on(netdev);
+	} else {
+		netdev_info(netdev, "NIC Link is Down\n");
+		netif_carrier_off(netdev);
+	}
+}
+
+static void ronic_watchdog(struct work_struct *work)
+{
+	struct ronic_adapter *adapter = container_of(to_delayed_work(work),
+						     struct ronic_adapter,
+						     watchdog);
+
+	if (test_bit(RONIC_STATE_DOWN, &adapter->state))
+		return;
+
+	ronic_update_link(adapter);
+
+	spin_lock_bh(&adapter->stats_lock);
+	ronic_hw_update_stats(adapter, &adapter->hw_stats);
+	spin_unlock_bh(&adapter->stats_lock);
+
+	/* A poll that ran out of rx buffers waits for an interrupt: kick it. */
+	ronic_hw_kick_queues(adapter);
+
+	schedule_delayed_work(&adapter->watchdog, RONIC_WATCHDOG_INTERVAL);
+}
+
+static void ronic_set_netdev_features(struct net_device *netdev)
+{
+	netdev_features_t features = NETIF_F_SG | NETIF_F_IP_CSUM |
+				     NETIF_F_IPV6_CSUM | NETIF_F_SCTP_CRC |
+				     NETIF_F_TSO | NETIF_F_TSO6 |
+				     NETIF_F_RXCSUM | NETIF_F_RXHASH;
+
+	netdev->hw_features = features;
+	netdev->features = features | NETIF_F_HIGHDMA;
+	netdev->vlan_features = features | NETIF_F_HIGHDMA;
+	netdev->priv_flags |= IFF_UNICAST_FLT;
+	netdev->min_mtu = RONIC_MIN_MTU;
+	netdev->max_mtu = RONIC_MAX_MTU;
+	netdev->watchdog_timeo = 5 * HZ;
+}
+
+static int ronic_init_mac(struct ronic_adapter *adapter)
+{
+	struct net_device *netdev = adapter->netdev;
+	u8 mac[ETH_ALEN];
+
+	if (ronic_hw_read_mac(adapter, mac)) {
+		eth_hw_addr_random(netdev);
+		netdev_warn(netdev, "invalid MAC address in EEPROM, using random %pM\n",
+			    netdev->dev_addr);
+	} else {
+		eth_hw_addr_set(netdev, mac);
+	}
+	ether_addr_copy(netdev->perm_addr, netdev->dev_addr);
+	return 0;
+}
+
+static int ronic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct ronic_adapter *adapter;
+	struct net_device *netdev;
+	int err;
+
+	err = pci_enable_device_mem(pdev);
+	if (err)
+		return err;
+	err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (err) {
+		dev_err(&pdev->dev, "no usable DMA configuration\n");
+		goto err_disable;
+	}
+	err = pci_request_mem_regions(pdev, RONIC_DRV_NAME);
+	if (err)
+		goto err_disable;
+	pci_set_master(pdev);
+
+	netdev = alloc_etherdev_mq(sizeof(*adapter), RONIC_MAX_QUEUES);
+	if (!netdev) {
+		err = -ENOMEM;
+		goto err_regions;
+	}
+	SET_NETDEV_DEV(netdev, &pdev->dev);
+	pci_set_drvdata(pdev, netdev);
+
+	adapter = netdev_priv(netdev);
+	adapter->netdev = netdev;
+	adapter->pdev = pdev;
+	adapter->tx_ring_count = RONIC_DEFAULT_RING;
+	adapter->rx_ring_count = RONIC_DEFAULT_RING;
+	adapter->itr_usecs = RONIC_DEFAULT_ITR_USECS;
+	set_bit(RONIC_STATE_DOWN, &adapter->state);
+	spin_lock_init(&adapter->stats_lock);
+	INIT_DELAYED_WORK(&adapter->watchdog, ronic_watchdog);
+	INIT_WORK(&adapter->reset_task, ronic_reset_task);
+	ronic_dma_init(&adapter->dma, &pdev->dev);
+
+	adapter->hw_addr = pci_iomap(pdev, 0, 0);
+	if (!adapter->hw_addr) {
+		err = -EIO;
+		goto err_netdev;
+	}
+
+	err = ronic_hw_reset(adapter);
+	if (err)
+		goto err_iounmap;
+	ronic_hw_init(adapter);
+	ronic_init_mac(adapter);
+
+	netdev->netdev_ops = &ronic_netdev_ops;
+	netdev->ethtool_ops = &ronic_ethtool_ops;
+	ronic_set_netdev_features(netdev);
+
+	err = ronic_irq_init(adapter, !force_legacy_irq);
+	if (err)
+		goto err_release;
+
+	netif_carrier_off(netdev);
+	err = register_netdev(netdev);
+	if (err)
+		goto err_irq;
+
+	netdev_info(netdev, "Intel 82576 at %s, %pM, %u queue pairs, %s\n",
+		    pci_name(pdev), netdev->dev_addr, adapter->num_queues,
+		    adapter->irq_mode == RONIC_IRQ_MSIX ? "MSI-X" :
+		    adapter->irq_mode == RONIC_IRQ_MSI ? "MSI" : "INTx");
+	return 0;
+
+err_irq:
+	ronic_irq_deinit(adapter);
+err_release:
+	ronic_hw_release(adapter);
+err_iounmap:
+	pci_iounmap(pdev, adapter->hw_addr);
+err_netdev:
+	free_netdev(netdev);
+err_regions:
+	pci_release_mem_regions(pdev);
+err_disable:
+	pci_disable_device(pdev);
+	return err;
+}
+
+static void ronic_remove(struct pci_dev *pdev)
+{
+	struct net_device *netdev = pci_get_drvdata(pdev);
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	set_bit(RONIC_STATE_REMOVING, &adapter->state);
+	cancel_work_sync(&adapter->reset_task);
+	unregister_netdev(netdev);
+	cancel_delayed_work_sync(&adapter->watchdog);
+
+	ronic_irq_deinit(adapter);
+	ronic_hw_reset(adapter);
+	ronic_hw_release(adapter);
+	pci_iounmap(pdev, adapter->hw_addr);
+	free_netdev(netdev);
+	pci_release_mem_regions(pdev);
+	pci_disable_device(pdev);
+}
+
+static void ronic_shutdown(struct pci_dev *pdev)
+{
+	struct net_device *netdev = pci_get_drvdata(pdev);
+
+	rtnl_lock();
+	netif_device_detach(netdev);
+	if (netif_running(netdev))
+		ronic_stop(netdev);
+	rtnl_unlock();
+	pci_disable_device(pdev);
+}
+
+static struct pci_driver ronic_driver = {
+	.name		= RONIC_DRV_NAME,
+	.id_table	= ronic_pci_tbl,
+	.probe		= ronic_probe,
+	.remove		= ronic_remove,
+	.shutdown	= ronic_shutdown,
+};
+module_pci_driver(ronic_driver);
+
+MODULE_AUTHOR("The ronic developers");
+MODULE_DESCRIPTION("Intel 82576 Ethernet driver with selectable relaxed-ordering DMA");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(RONIC_DRV_VERSION);

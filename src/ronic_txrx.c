@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ronic: the hot paths. Transmit, transmit completion, receive and the
+ * NAPI poll that drives both completions.
+ */
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/prefetch.h>
+#include <linux/sctp.h>
+#include <linux/tcp.h>
+#include <net/ip6_checksum.h>
+#include <net/netdev_queues.h>
+#include <net/page_pool/helpers.h>
+
+#include "ronic.h"
+#include "ronic_hw.h"
+
+#define RONIC_TX_CLEAN_BUDGET	256
+#define RONIC_RX_REFILL_BATCH	16
+
+/* Frame errors that make a received frame worthless. */
+#define RONIC_RXD_ERR_FRAME	(BIT(24) | BIT(25) | BIT(26) | BIT(28) | \
+				 RONIC_RXD_ERR_RXE)
+/* The device did not check this frame's checksums. */
+#define RONIC_RXD_STAT_IXSM	BIT(2)
+
+static inline struct ronic_tx_desc *ronic_tx_desc(struct ronic_ring *ring,
+						  u16 i)
+{
+	return &((struct ronic_tx_desc *)ring->desc)[i];
+}
+
+static inline union ronic_rx_desc *ronic_rx_desc(struct ronic_ring *ring,
+						 u16 i)
+{
+	return &((union ronic_rx_desc *)ring->desc)[i];
+}
+
+static inline u16 ronic_ring_next(const struct ronic_ring *ring, u16 i)
+{
+	return ++i == ring->count ? 0 : i;
+}
+
+/* Descriptors one frame needs: a context, then its data in chunks. */
+static u16 ronic_tx_desc_count(const struct sk_buff *skb)
+{
+	unsigned int f, count;
+
+	count = DIV_ROUND_UP(skb_headlen(skb), RONIC_TX_MAX_DATA);
+	for (f = 0; f < skb_shinfo(skb)->nr_frags; f++)
+		count += DIV_ROUND_UP(skb_frag_size(&skb_shinfo(skb)->frags[f]),
+				      RONIC_TX_MAX_DATA);
+	return count + 1;
+}
+
+struct ronic_tx_offload {
+	u32 vlan_macip_lens;
+	u32 type_tucmd;
+	u32 mss_l4len;
+	u32 cmd;		/* data descriptor command bits */
+	u32 olinfo;		/* data descriptor offload bits */
+	u32 hdr_len;		/* headers repeated per TSO segment */
+};
+
+static int ronic_tx_prep_tso(struct sk_buff *skb, struct ronic_tx_offload *off)
+{
+	u32 l4_offset, l4_len, paylen;
+	struct iphdr *iph;
+	struct tcphdr *th;
+	int err;
+
+	err = skb_cow_head(skb, 0);
+	if (err < 0)
+		return err;
+
+	th = tcp_hdr(skb);
+	l4_offset = skb_transport_offset(skb);
+	l4_len = tcp_hdrlen(skb);
+	off->hdr_len = l4_offset + l4_len;
+
+	if (skb_shinfo(skb)->gso_type & SKB_GSO_TCPV4) {
+		iph = ip_hdr(skb);
+		/* The device fills both lengths and the IP checksum per segment. */
+		iph->tot_len = 0;
+		iph->check = 0;
+		off->type_tucmd |= RONIC_TXCTX_TUCMD_IPV4;
+		off->olinfo |= RONIC_TXD_POPTS_IXSM;
+	} else {
+		ipv6_hdr(skb)->payload_len = 0;
+	}
+	/* The stack's pseudo-header sum covers the length: take it out. */
+	paylen = skb->len - l4_offset;
+	csum_replace_by_diff(&th->check, (__force __wsum)htonl(paylen));
+
+	off->type_tucmd |= RONIC_TXCTX_TUCMD_L4T_TCP;
+	off->mss_l4len = (l4_len << RONIC_TXCTX_L4LEN_SHIFT) |
+			 (skb_shinfo(skb)->gso_size << RONIC_TXCTX_MSS_SHIFT);
+	off->cmd |= RONIC_TXD_CMD_TSE;
+	off->olinfo |= RONIC_TXD_POPTS_TXSM;
+	return 1;
+}
+
+static int ronic_tx_prep_csum(struct sk_buff *skb, struct ronic_tx_offload *off)
+{
+	switch (skb->csum_offset) {
+	case offsetof(struct tcphdr, check):
+		off->type_tucmd |= RONIC_TXCTX_TUCMD_L4T_TCP;
+		break;
+	case offsetof(struct udphdr, check):
+		break;
+	case offsetof(struct sctphdr, checksum):
+		if (skb_csum_is_sctp(skb)) {
+			off->type_tucmd |= RONIC_TXCTX_TUCMD_L4T_SCTP;
+			break;
+		}
+		fallthrough;
+	default:
+		return skb_checksum_help(skb) ? -EINVAL : 0;
+	}
+	if (skb->protocol == htons(ETH_P_IP))
+		off->type_tucmd |= RONIC_TXCTX_TUCMD_IPV4;
+	off->olinfo |= RONIC_TXD_POPTS_TXSM;
+	return 1;
+}
+
+/* Return: 1 if a context descriptor is needed, 0 if not, or an errno. */
+static int ronic_tx_prep_offload(struct sk_buff *skb,
+				 struct ronic_tx_offload *off)
+{
+	int ret;
+
+	if (skb->ip_summed != CHECKSUM_PARTIAL)
+		return 0;
+	if (skb_is_gso(skb))
+		ret = ronic_tx_prep_tso(skb, off);
+	else
+		ret = ronic_tx_prep_csum(skb, off);
+	if (ret <= 0)
+		return ret;
+
+	off->vlan_macip_lens =
+		(skb_network_offset(skb) << RONIC_TXCTX_MACLEN_SHIFT) |
+		(skb_checksum_start_offset(skb) - skb_network_offset(skb));
+	return 1;
+}
+
+static void ronic_tx_write_ctx(struct ronic_ring *ring, u16 i,
+			       const struct ronic_tx_offload *off)
+{
+	struct ronic_tx_ctx_desc *ctx = (struct ronic_tx_ctx_desc *)ronic_tx_desc(ring, i);
+
+	ctx->vlan_macip_lens = cpu_to_le32(off->vlan_macip_lens);
+	ctx->seqnum_seed = 0;
+	ctx->type_tucmd_mlhl = cpu_to_le32(off->type_tucmd | RONIC_TXD_CMD_DEXT |
+					   RONIC_TXD_DTYP_CTXT);
+	ctx->mss_l4len_idx = cpu_to_le32(off->mss_l4len);
+}
+
+/* Unmap what a failed xmit had mapped, from @first up to (not incl.) @end. */
+static void ronic_tx_unwind(struct ronic_ring *ring, u16 first, u16 end)
+{
+	u16 i;
+
+	for (i = first; i != end; i = ronic_ring_next(ring, i))
+		ronic_dma_unmap_tx(ring->dma, &ring->tx_buf[i].map);
+}
+
+/* Write one data descriptor per chunk of [addr, addr + len). */
+static u16 ronic_tx_write_data(struct ronic_ring *ring, u16 i, dma_addr_t addr,
+			       u32 len, const struct ronic_tx_offload *off,
+			       struct ronic_tx_desc **last)
+{
+	u32 cmd = RONIC_TXD_DTYP_DATA | RONIC_TXD_CMD_DEXT |
+		  RONIC_TXD_CMD_IFCS | off->cmd;
+	struct ronic_tx_desc *desc;
+	u32 chunk;
+
+	do {
+		chunk = min_t(u32, len, RONIC_TX_MAX_DATA);
+		desc = ronic_tx_desc(ring, i);
+		desc->addr = cpu_to_le64(addr);
+		desc->cmd_type_len = cpu_to_le32(cmd | chunk);
+		desc->olinfo_status = cpu_to_le32(off->olinfo);
+		addr += chunk;
+		len -= chunk;
+		*last = desc;
+		i = ronic_ring_next(ring, i);
+	} while (len);
+	return i;
+}
+
+static int ronic_tx_map(struct ronic_ring *ring, struct sk_buff *skb,
+			u16 first, const struct ronic_tx_offload *off)
+{
+	struct ronic_tx_buffer *head = &ring->tx_buf[first];
+	struct ronic_tx_desc *last = NULL;
+	u16 i = first;
+	unsigned int f;
+	int err;
+
+	if (skb_headlen(skb)) {
+		err = ronic_dma_map_tx_data(ring->dma, skb->data,
+					    skb_headlen(skb), &ring->tx_buf[i].map);
+		if (err)
+			return err;
+		i = ronic_tx_write_data(ring, i, ring->tx_buf[i].map.addr,
+					skb_headlen(skb), off, &last);
+	}
+
+	for (f = 0; f < skb_shinfo(skb)->nr_frags; f++) {
+		const skb_frag_t *frag = &skb_shinfo(skb)->frags[f];
+		struct ronic_dma_map *map = &ring->tx_buf[i].map;
+
+		err = ronic_dma_map_tx_frag(ring->dma, frag, map);
+		if (err) {
+			ronic_tx_unwind(ring, first, i);
+			return err;
+		}
+		i = ronic_tx_write_data(ring, i, map->addr, map->len, off, &last);
+	}
+
+	last->cmd_type_len |= cpu_to_le32(RONIC_TXD_CMD_EOP | RONIC_TXD_CMD_RS);
+	ring->next_to_use = i;
+	/* Descriptors before the pointer that lets tx clean look at them. */
+	smp_wmb();
+	WRITE_ONCE(head->eop_desc, last);
+	return 0;
+}
+
+static void ronic_xmit_stat(struct ronic_ring *ring, u64_stats_t *counter)
+{
+	u64_stats_update_begin(&ring->xmit_syncp);
+	u64_stats_inc(counter);
+	u64_stats_update_end(&ring->xmit_syncp);
+}
+
+/**
+ * ronic_xmit_frame - ndo_start_xmit
+ * @skb: the frame
+ * @netdev: the device
+ *
+ * Return: NETDEV_TX_OK, or NETDEV_TX_BUSY if the ring unexpectedly filled.
+ */
+netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+	struct ronic_ring *ring = adapter->tx_ring[skb_get_queue_mapping(skb)];
+	struct netdev_queue *txq = netdev_get_tx_queue(netdev, ring->queue_index);
+	struct ronic_tx_offload off = { };
+	struct ronic_tx_buffer *head;
+	u16 needed, first;
+	int ctx;
+
+	if (skb_put_padto(skb, ETH_ZLEN))
+		return NETDEV_TX_OK;
+
+	needed = ronic_tx_desc_count(skb);
+	if (unlikely(needed > ring->count / 2)) {
+		if (skb_linearize(skb))
+			goto drop;
+		ronic_xmit_stat(ring, &ring->xmit_stats.linearized);
+		needed = ronic_tx_desc_count(skb);
+	}
+	if (unlikely(!netif_txq_maybe_stop(txq, ronic_desc_unused(ring),
+					   needed + RONIC_TX_DESC_SLACK,
+					   RONIC_TX_WAKE_THRESH))) {
+		ronic_xmit_stat(ring, &ring->xmit_stats.busy);
+		return NETDEV_TX_BUSY;
+	}
+
+	ctx = ronic_tx_prep_offload(skb, &off);
+	if (ctx < 0)
+		goto drop;
+
+	first = ring->next_to_use;
+	if (ctx) {
+		ronic_tx_write_ctx(ring, first, &off);
+		first = ronic_ring_next(ring, first);
+		ronic_xmit_stat(ring, skb_is_gso(skb) ? &ring->xmit_stats.tso :
+				&ring->xmit_stats.csum_offload);
+	}
+	if (skb_is_gso(skb))
+		off.olinfo |= (skb->len - off.hdr_len) << RONIC_TXD_PAYLEN_SHIFT;
+	else
+		off.olinfo |= skb->len << RONIC_TXD_PAYLEN_SHIFT;
+
+	/* The frame's bookkeeping lives in the slot of its first descriptor. */
+	head = &ring->tx_buf[ring->next_to_use];
+	head->skb = skb;
+	head->segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+	head->bytes = skb->len + (head->segs - 1) * off.hdr_len;
+
+	if (ronic_tx_map(ring, skb, first, &off)) {
+		head->skb = NULL;
+		ronic_xmit_stat(ring, &ring->xmit_stats.map_errors);
+		goto drop;
+	}
+	skb_tx_timestamp(skb);
+
+	netif_txq_maybe_stop(txq, ronic_desc_unused(ring),
+			     MAX_SKB_FRAGS + RONIC_TX_DESC_SLACK,
+			     RONIC_TX_WAKE_THRESH);
+
+	/* One doorbell per xmit_more batch, and always when the queue stopped. */
+	if (__netdev_tx_sent_queue(txq, head->bytes, netdev_xmit_more())) {
+		/* Descriptors visible to the device before the tail moves. */
+		wmb();
+		writel(ring->next_to_use, ring->tail);
+	}
+	return NETDEV_TX_OK;
+
+drop:
+	dev_kfree_skb_any(skb);
+	ronic_xmit_stat(ring, &ring->xmit_stats.dropped);
+	return NETDEV_TX_OK;
+}
+
+/* Return: true if the ring was cleaned completely within the budget. */
+static bool ronic_clean_tx(struct ronic_ring *ring, int napi_budget)
+{
+	unsigned int packets = 0, bytes = 0, budget = RONIC_TX_CLEAN_BUDGET;
+	struct netdev_queue *txq;
+	struct ronic_tx_buffer *head;
+	struct ronic_tx_desc *eop;
+	u16 i = ring->next_to_clean;
+
+	for (; budget; budget--) {
+		head = &ring->tx_buf[i];
+		eop = READ_ONCE(head->eop_desc);
+		if (!eop)
+			break;
+		/* eop_desc before the status it points at */
+		smp_rmb();
+		if (!(eop->olinfo_status & cpu_to_le32(RONIC_TXD_STAT_DD)))
+			break;
+		head->eop_desc = NULL;
+
+		packets += head->segs;
+		bytes += head->bytes;
+		napi_consume_skb(head->skb, napi_budget);
+		head->skb = NULL;
+
+		for (;;) {
+			struct ronic_tx_desc *desc = ronic_tx_desc(ring, i);
+
+			ronic_dma_unmap_tx(ring->dma, &ring->tx_buf[i].map);
+			i = ronic_ring_next(ring, i);
+			if (desc == eop)
+				break;
+		}
+	}
+	ring->next_to_clean = i;
+
+	u64_stats_update_begin(&ring->syncp);
+	u64_stats_add(&ring->stats.packets, packets);
+	u64_stats_add(&ring->stats.bytes, bytes);
+	u64_stats_update_end(&ring->syncp);
+
+	txq = netdev_get_tx_queue(ring->netdev, ring->queue_index);
+	if (!__netif_txq_completed_wake(txq, packets, bytes,
+					ronic_desc_unused(ring),
+					RONIC_TX_WAKE_THRESH,
+					test_bit(RONIC_STATE_DOWN,
+						 &ring->q_vector->adapter->state))) {
+		u64_stats_update_begin(&ring->syncp);
+		u64_stats_inc(&ring->tx_stats.restarts);
+		u64_stats_update_end(&ring->syncp);
+	}
+	return budget != 0;
+}
+
+/**
+ * ronic_rx_refill - give the device fresh buffers
+ * @ring: the rx ring
+ * @count: how many descriptors to fill
+ */
+void ronic_rx_refill(struct ronic_ring *ring, u16 count)
+{
+	u16 i = ring->next_to_use;
+	union ronic_rx_desc *desc;
+	struct ronic_rx_buffer *buf;
+
+	for (; count; count--) {
+		buf = &ring->rx_buf[i];
+		if (!buf->page) {
+			buf->page = page_pool_dev_alloc_pages(ring->pp);
+			if (unlikely(!buf->page)) {
+				u64_stats_update_begin(&ring->syncp);
+				u64_stats_inc(&ring->rx_stats.alloc_failed);
+				u64_stats_update_end(&ring->syncp);
+				break;
+			}
+		}
+		desc = ronic_rx_desc(ring, i);
+		desc->read.pkt_addr = cpu_to_le64(ronic_dma_rx_page_addr(buf->page) +
+						  RONIC_RX_HEADROOM);
+		/* also clears the status word of the write-back format */
+		desc->read.hdr_addr = 0;
+		i = ronic_ring_next(ring, i);
+	}
+
+	if (i != ring->next_to_use) {
+		ring->next_to_use = i;
+		/* Buffers visible to the device before the tail moves. */
+		wmb();
+		writel(i, ring->tail);
+	}
+}
+
+static void ronic_rx_checksum(struct ronic_ring *ring, struct sk_buff *skb,
+			      u32 staterr)
+{
+	skb_checksum_none_assert(skb);
+	if (!(ring->netdev->features & NETIF_F_RXCSUM) ||
+	    (staterr & RONIC_RXD_STAT_IXSM))
+		return;
+
+	if (staterr & (RONIC_RXD_ERR_TCPE | RONIC_RXD_ERR_IPE)) {
+		u64_stats_update_begin(&ring->syncp);
+		u64_stats_inc(&ring->rx_stats.csum_err);
+		u64_stats_update_end(&ring->syncp);
+		return;
+	}
+	if (staterr & (RONIC_RXD_STAT_L4CS | RONIC_RXD_STAT_UDPCS)) {
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+		u64_stats_update_begin(&ring->syncp);
+		u64_stats_inc(&ring->rx_stats.csum_ok);
+		u64_stats_update_end(&ring->syncp);
+	}
+}
+
+/* RSS types whose hash covers the L4 ports (82576 pkt_info low nibble). */
+#define RONIC_RSS_L4_TYPES	(BIT(1) | BIT(3) | BIT(6) | BIT(7) | BIT(8) | BIT(9))
+
+static void ronic_rx_hash(struct ronic_ring *ring, union ronic_rx_desc *desc,
+			  struct sk_buff *skb)
+{
+	u16 type = le16_to_cpu(desc->wb.pkt_info) & RONIC_RXD_RSSTYPE_MASK;
+
+	if (!(ring->netdev->features & NETIF_F_RXHASH) || !type)
+		return;
+	skb_set_hash(skb, le32_to_cpu(desc->wb.rss_hash),
+		     (BIT(type) & RONIC_RSS_L4_TYPES) ? PKT_HASH_TYPE_L4 :
+		     PKT_HASH_TYPE_L3);
+}
+
+static struct sk_buff *ronic_rx_build_skb(struct page *page, u32 len)
+{
+	void *va = page_address(page);
+	struct sk_buff *skb;
+
+	net_prefetch(va + RONIC_RX_HEADROOM);
+	skb = napi_build_skb(va, PAGE_SIZE);
+	if (unlikely(!skb))
+		return NULL;
+	skb_mark_for_recycle(skb);
+	skb_reserve(skb, RONIC_RX_HEADROOM);
+	__skb_put(skb, len);
+	return skb;
+}
+
+/* Add one buffer to the frame being assembled; false if it was dropped. */
+static bool ronic_rx_add_buffer(struct ronic_ring *ring, struct page *page,
+				u32 len)
+{
+	struct sk_buff *skb = ring->rx_skb;
+
+	if (ring->rx_discard)
+		goto drop;
+	if (!skb) {
+		ring->rx_skb = ronic_rx_build_skb(page, len);
+		if (!ring->rx_skb)
+			goto drop;
+		return true;
+	}
+	if (skb_shinfo(skb)->nr_frags >= MAX_SKB_FRAGS) {
+		dev_kfree_skb_any(skb);
+		ring->rx_skb = NULL;
+		goto drop;
+	}
+	skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page,
+			RONIC_RX_HEADROOM, len, PAGE_SIZE);
+	return true;
+
+drop:
+	page_pool_recycle_direct(ring->pp, page);
+	ring->rx_discard = true;
+	return false;
+}
+
+static void ronic_rx_count_drop(struct ronic_ring *ring)
+{
+	u64_stats_update_begin(&ring->syncp);
+	u64_stats_inc(&ring->rx_stats.dropped);
+	u64_stats_update_end(&ring->syncp);
+}
+
+static int ronic_clean_rx(struct ronic_ring *ring, int budget)
+{
+	unsigned int packets = 0, bytes = 0;
+	struct napi_struct *napi = &ring->q_vector->napi;
+	u16 cleaned = ronic_desc_unused(ring);
+	union ronic_rx_desc *desc;
+	struct sk_buff *skb;
+	struct page *page;
+	u32 staterr, len;
+
+	while (packets < budget) {
+		if (cleaned >= RONIC_RX_REFILL_BATCH) {
+			ronic_rx_refill(ring, cleaned);
+			cleaned = ronic_desc_unused(ring);
+		}
+
+		desc = ronic_rx_desc(ring, ring->next_to_clean);
+		staterr = le32_to_cpu(desc->wb.status_error);
+		if (!(staterr & RONIC_RXD_STAT_DD))
+			break;
+		/* status before the rest of the descriptor and the data */
+		dma_rmb();
+
+		len = le16_to_cpu(desc->wb.length);
+		page = ring->rx_buf[ring->next_to_clean].page;
+		ring->rx_buf[ring->next_to_clean].page = NULL;
+		ring->next_to_clean = ronic_ring_next(ring, ring->next_to_clean);
+		cleaned++;
+
+		ronic_dma_rx_sync_for_cpu(ring->pp, page, RONIC_RX_HEADROOM, len);
+		ronic_rx_add_buffer(ring, page, len);
+		if (!(staterr & RONIC_RXD_STAT_EOP))
+			continue;
+
+		skb = ring->rx_skb;
+		ring->rx_skb = NULL;
+		if (ring->rx_discard || (staterr & RONIC_RXD_ERR_FRAME)) {
+			ring->rx_discard = false;
+			if (skb)
+				dev_kfree_skb_any(skb);
+			ronic_rx_count_drop(ring);
+			continue;
+		}
+
+		ronic_rx_hash(ring, desc, skb);
+		ronic_rx_checksum(ring, skb, staterr);
+		skb_record_rx_queue(skb, ring->queue_index);
+		skb->protocol = eth_type_trans(skb, ring->netdev);
+		packets++;
+		bytes += skb->len;
+		napi_gro_receive(napi, skb);
+	}
+
+	if (cleaned)
+		ronic_rx_refill(ring, cleaned);
+
+	u64_stats_update_begin(&ring->syncp);
+	u64_stats_add(&ring->stats.packets, packets);
+	u64_stats_add(&ring->stats.bytes, bytes);
+	u64_stats_update_end(&ring->syncp);
+	return packets;
+}
+
+/**
+ * ronic_napi_poll - NAPI poll of one queue vector
+ * @napi: the vector's NAPI context
+ * @budget: rx frames allowed
+ *
+ * Return: rx frames processed, or @budget to be polled again.
+ */
+int ronic_napi_poll(struct napi_struct *napi, int budget)
+{
+	struct ronic_q_vector *qv = container_of(napi, struct ronic_q_vector, napi);
+	struct ronic_adapter *adapter = qv->adapter;
+	bool complete = true;
+	int work = 0;
+
+	if (qv->tx_ring)
+		complete = ronic_clean_tx(qv->tx_ring, budget);
+	if (budget <= 0)
+		return budget;
+	if (qv->rx_ring) {
+		work = ronic_clean_rx(qv->rx_ring, budget);
+		if (work >= budget)
+			complete = false;
+	}
+	if (!complete)
+		return budget;
+
+	if (napi_complete_done(napi, work) &&
+	    !test_bit(RONIC_STATE_DOWN, &adapter->state)) {
+		if (adapter->irq_mode == RONIC_IRQ_MSIX)
+			ronic_hw_unmask_vector(adapter, qv->eims);
+		else
+			ronic_hw_irq_enable(adapter);
+	}
+	return min(work, budget - 1);
+}
