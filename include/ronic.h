@@ -12,12 +12,14 @@
 #include <net/xdp.h>
 
 #include "ronic_dma.h"
+#include "ronic_ro.h"
 #include "ronic_txrx.h"
 
 #define RONIC_DRV_NAME		"ronic"
 #define RONIC_DRV_VERSION	"0.1.0"
 
 #define RONIC_MAX_QUEUES	8	/* stack queue pairs */
+#define RONIC_NUM_HW_QUEUES	16
 #define RONIC_OTHER_VECTOR	0	/* MSI-X vector for link and misc causes */
 #define RONIC_DEFAULT_RING	256
 #define RONIC_MIN_RING		64
@@ -182,6 +184,10 @@ struct ronic_adapter {
 	struct ronic_q_vector *q_vector[RONIC_MAX_QUEUES];
 	struct ronic_ring *tx_ring[RONIC_MAX_QUEUES];
 	struct ronic_ring *rx_ring[RONIC_MAX_QUEUES];
+
+	struct ronic_ro_state ro;
+	/* what was written to DCA_RXCTRL: QEMU's model reads it back as 0 */
+	u32 dca_rxctrl_shadow[RONIC_NUM_HW_QUEUES];
 
 	u32 eims_other;
 	u32 eims_queues;

@@ -17,8 +17,6 @@ struct ronic_dma {
 	struct device *dev;
 	/* applied to new DMA_TO_DEVICE payload mappings (device reads) */
 	unsigned long tx_attrs;
-	/* applied to new DMA_FROM_DEVICE buffer mappings (device writes) */
-	unsigned long rx_attrs;
 };
 
 enum ronic_dma_kind {

@@ -47,6 +47,7 @@ struct ronic_link {
 
 int ronic_hw_reset(struct ronic_adapter *adapter);
 void ronic_hw_init(struct ronic_adapter *adapter);
+int ronic_hw_restart_autoneg(struct ronic_adapter *adapter);
 void ronic_hw_release(struct ronic_adapter *adapter);
 int ronic_hw_read_mac(struct ronic_adapter *adapter, u8 *mac);
 void ronic_hw_set_rar(struct ronic_adapter *adapter, unsigned int index,
@@ -62,6 +63,8 @@ void ronic_hw_configure_rx_ring(struct ronic_adapter *adapter,
 				struct ronic_ring *ring);
 void ronic_hw_disable_rx_ring(struct ronic_adapter *adapter,
 			      struct ronic_ring *ring);
+void ronic_hw_set_tx_ro(struct ronic_adapter *adapter, u8 q, u32 bits);
+void ronic_hw_set_rx_ro(struct ronic_adapter *adapter, u8 q, u32 bits);
 void ronic_hw_enable_tx(struct ronic_adapter *adapter);
 void ronic_hw_enable_rx(struct ronic_adapter *adapter, u32 max_frame);
 void ronic_hw_disable_rxtx(struct ronic_adapter *adapter);

@@ -35,7 +35,14 @@
 #define RONIC_CTRL_EXT		0x00018
 #define  RONIC_CTRL_EXT_PFRSTD	BIT(14)
 #define  RONIC_CTRL_EXT_DRV_LOAD BIT(28)
-#define RONIC_FCTTV		0x00170
+#define RONIC_MDIC		0x00020
+#define  RONIC_MDIC_REG_SHIFT	16
+#define  RONIC_MDIC_PHY_SHIFT	21
+#define  RONIC_MDIC_OP_WRITE	BIT(26)
+#define  RONIC_MDIC_OP_READ	BIT(27)
+#define  RONIC_MDIC_READY	BIT(28)
+#define  RONIC_MDIC_ERROR	BIT(30)
+#define  RONIC_PHY_ADDR		1	/* the internal PHY of the 82576 */
 
 /* Legacy interrupt causes (ICR/IMS/IMC) */
 #define RONIC_ICR		0x000C0
@@ -89,8 +96,9 @@
 #define RONIC_RLPML		0x05004
 #define RONIC_MTA(i)		(0x05200 + 4 * (i))
 #define  RONIC_MTA_ENTRIES	128
-#define RONIC_RAL(i)		((i) < 16 ? 0x05400 + 8 * (i) : 0x054E0 + 8 * ((i) - 16))
-#define RONIC_RAH(i)		(RONIC_RAL(i) + 4)
+/* Entries 0-15; the 8 more at 0x054E0 belong to VMDq pools ronic does not use. */
+#define RONIC_RAL(i)		(0x05400 + 8 * (i))
+#define RONIC_RAH(i)		(0x05404 + 8 * (i))
 #define  RONIC_RAH_AV		BIT(31)
 #define  RONIC_RAR_ENTRIES	16
 #define RONIC_VFTA(i)		(0x05600 + 4 * (i))
@@ -246,7 +254,6 @@
 				 RONIC_DCA_RX_DATA_WRO_EN | \
 				 RONIC_DCA_RX_HDR_WRO_EN)
 
-#define RONIC_NUM_HW_QUEUES	16
 #define RONIC_EEPROM_MAC_WORD	0
 
 #endif /* _RONIC_REGS_H_ */

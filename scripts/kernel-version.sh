@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The one place that names the guest kernel. RONIC_KVER pins it; otherwise
 # setup takes the newest Debian generic 6.12 image that has matching

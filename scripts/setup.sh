@@ -60,7 +60,7 @@ echo "setup.sh: guest kernel $kver"
 
 pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
-	sparse coccinelle
+	sparse coccinelle shellcheck
 	ethtool iperf3 iproute2 iputils-ping busybox-static cpio pciutils
 	xdp-tools bpftool clang llvm libbpf-dev gcc-multilib
 	python3 python3-yaml python3-jsonschema socat jq

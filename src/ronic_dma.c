@@ -17,7 +17,6 @@ void ronic_dma_init(struct ronic_dma *dma, struct device *dev)
 {
 	dma->dev = dev;
 	dma->tx_attrs = 0;
-	dma->rx_attrs = 0;
 }
 
 /**
@@ -126,7 +125,8 @@ void ronic_dma_free_ring(struct ronic_dma *dma, size_t size, void *cpu,
  * @dma: the helper
  * @pp: parameters to complete; the caller sets size, offset and max_len
  *
- * The pool maps each page once and syncs only what the device may write.
+ * The pool maps each page once, always with DMA_ATTR_WEAK_ORDERING, and
+ * syncs only what the device may write.
  */
 void ronic_dma_rx_pool_params(struct ronic_dma *dma,
 			      struct page_pool_params *pp)

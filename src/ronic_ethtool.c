@@ -24,13 +24,13 @@ static int ronic_get_link_ksettings(struct net_device *netdev,
 	struct ronic_adapter *adapter = netdev_priv(netdev);
 
 	ethtool_link_ksettings_zero_link_mode(cmd, supported);
-	ethtool_link_ksettings_add_link_mode(cmd, supported, 10baseT_Half);
-	ethtool_link_ksettings_add_link_mode(cmd, supported, 10baseT_Full);
-	ethtool_link_ksettings_add_link_mode(cmd, supported, 100baseT_Half);
-	ethtool_link_ksettings_add_link_mode(cmd, supported, 100baseT_Full);
-	ethtool_link_ksettings_add_link_mode(cmd, supported, 1000baseT_Full);
-	ethtool_link_ksettings_add_link_mode(cmd, supported, Autoneg);
-	ethtool_link_ksettings_add_link_mode(cmd, supported, TP);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_10baseT_Half_BIT, cmd->link_modes.supported);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_10baseT_Full_BIT, cmd->link_modes.supported);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_100baseT_Half_BIT, cmd->link_modes.supported);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_100baseT_Full_BIT, cmd->link_modes.supported);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_1000baseT_Full_BIT, cmd->link_modes.supported);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_Autoneg_BIT, cmd->link_modes.supported);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_TP_BIT, cmd->link_modes.supported);
 	linkmode_copy(cmd->link_modes.advertising, cmd->link_modes.supported);
 
 	cmd->base.port = PORT_TP;
@@ -72,10 +72,60 @@ static void ronic_get_channels(struct net_device *netdev,
 	}
 }
 
+static const char ronic_priv_flag_names[][ETH_GSTRING_LEN] = {
+	"pci_ro_read",
+	"pci_ro_write",
+};
+
+/* Private flag bits are the RONIC_RO_* flags, in the order named above. */
+static_assert(RONIC_RO_READ == BIT(0) && RONIC_RO_WRITE == BIT(1));
+
+static int ronic_get_sset_count(struct net_device *netdev, int sset)
+{
+	switch (sset) {
+	case ETH_SS_PRIV_FLAGS:
+		return ARRAY_SIZE(ronic_priv_flag_names);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static void ronic_get_strings(struct net_device *netdev, u32 sset, u8 *data)
+{
+	unsigned int i;
+
+	switch (sset) {
+	case ETH_SS_PRIV_FLAGS:
+		for (i = 0; i < ARRAY_SIZE(ronic_priv_flag_names); i++)
+			ethtool_puts(&data, ronic_priv_flag_names[i]);
+		break;
+	default:
+		break;
+	}
+}
+
+static u32 ronic_get_priv_flags(struct net_device *netdev)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	return adapter->ro.flags;
+}
+
+static int ronic_set_priv_flags(struct net_device *netdev, u32 flags)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	return ronic_ro_set_flags(adapter, flags & RONIC_RO_ALL);
+}
+
 const struct ethtool_ops ronic_ethtool_ops = {
 	.get_drvinfo		= ronic_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_link_ksettings	= ronic_get_link_ksettings,
 	.get_ringparam		= ronic_get_ringparam,
 	.get_channels		= ronic_get_channels,
+	.get_sset_count		= ronic_get_sset_count,
+	.get_strings		= ronic_get_strings,
+	.get_priv_flags		= ronic_get_priv_flags,
+	.set_priv_flags		= ronic_set_priv_flags,
 };

@@ -7,12 +7,14 @@
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/iopoll.h>
+#include <linux/mii.h>
 
 #include "ronic_hw.h"
 
 #define RONIC_RESET_POLL_US	10
 #define RONIC_RESET_TIMEOUT_US	100000
 #define RONIC_QUEUE_TIMEOUT_US	10000
+#define RONIC_AUTO_RD_TIMEOUT_US	10000
 
 /* Descriptor thresholds: fetch ahead when 8 are free, write back each one. */
 #define RONIC_TXDCTL_DEFAULT	((8 << RONIC_DCTL_PTHRESH_SHIFT) | \
@@ -41,7 +43,7 @@ static int ronic_hw_stop_master(struct ronic_adapter *adapter)
  */
 int ronic_hw_reset(struct ronic_adapter *adapter)
 {
-	u32 eecd;
+	u32 eecd, ctrl;
 	int err;
 
 	ronic_wr32(adapter, RONIC_IMC, ~0u);
@@ -53,25 +55,60 @@ int ronic_hw_reset(struct ronic_adapter *adapter)
 
 	/* Outstanding requests must drain before the reset; go on regardless. */
 	if (ronic_hw_stop_master(adapter))
-		netdev_warn(adapter->netdev, "DMA master did not stop before reset\n");
+		dev_warn(&adapter->pdev->dev, "DMA master did not stop before reset\n");
 
 	ronic_wr32(adapter, RONIC_CTRL, ronic_rd32(adapter, RONIC_CTRL) |
 		   RONIC_CTRL_RST);
 	usleep_range(1000, 2000);
 
-	err = readl_poll_timeout(adapter->hw_addr + RONIC_EECD, eecd,
-				 eecd & RONIC_EECD_AUTO_RD,
+	err = readl_poll_timeout(adapter->hw_addr + RONIC_CTRL, ctrl,
+				 !(ctrl & RONIC_CTRL_RST),
 				 RONIC_RESET_POLL_US, RONIC_RESET_TIMEOUT_US);
 	if (err) {
-		netdev_err(adapter->netdev, "EEPROM auto-read did not complete after reset\n");
+		dev_err(&adapter->pdev->dev, "device did not come out of reset\n");
 		return err;
 	}
+	/*
+	 * A part without an EEPROM (and QEMU's model) never reports the
+	 * auto-read done; the defaults it would load are then in place.
+	 */
+	if (readl_poll_timeout(adapter->hw_addr + RONIC_EECD, eecd,
+			       eecd & RONIC_EECD_AUTO_RD,
+			       RONIC_RESET_POLL_US, RONIC_AUTO_RD_TIMEOUT_US))
+		dev_dbg(&adapter->pdev->dev, "EEPROM auto-read not reported done\n");
 
 	ronic_wr32(adapter, RONIC_IMC, ~0u);
 	ronic_wr32(adapter, RONIC_EIMC, ~0u);
 	ronic_rd32(adapter, RONIC_ICR);
 	ronic_rd32(adapter, RONIC_EICR);
 	return 0;
+}
+
+static int ronic_hw_phy_write(struct ronic_adapter *adapter, u32 reg, u16 val)
+{
+	u32 mdic;
+	int err;
+
+	ronic_wr32(adapter, RONIC_MDIC, val | (reg << RONIC_MDIC_REG_SHIFT) |
+		   (RONIC_PHY_ADDR << RONIC_MDIC_PHY_SHIFT) | RONIC_MDIC_OP_WRITE);
+	err = readl_poll_timeout(adapter->hw_addr + RONIC_MDIC, mdic,
+				 mdic & RONIC_MDIC_READY, 10, 10000);
+	if (err)
+		return err;
+	return mdic & RONIC_MDIC_ERROR ? -EIO : 0;
+}
+
+/**
+ * ronic_hw_restart_autoneg - advertise every mode and renegotiate the link
+ * @adapter: the device
+ *
+ * Return: 0, or a negative errno if the PHY did not take the command.
+ */
+int ronic_hw_restart_autoneg(struct ronic_adapter *adapter)
+{
+	return ronic_hw_phy_write(adapter, MII_BMCR, BMCR_ANENABLE |
+				  BMCR_ANRESTART | BMCR_SPEED1000 |
+				  BMCR_FULLDPLX);
 }
 
 /**
@@ -101,6 +138,9 @@ void ronic_hw_init(struct ronic_adapter *adapter)
 	ronic_wr32(adapter, RONIC_CTRL_EXT, ronic_rd32(adapter, RONIC_CTRL_EXT) |
 		   RONIC_CTRL_EXT_DRV_LOAD | RONIC_CTRL_EXT_PFRSTD);
 	ronic_flush(adapter);
+
+	if (ronic_hw_restart_autoneg(adapter))
+		dev_warn(&adapter->pdev->dev, "PHY did not accept autonegotiation restart\n");
 }
 
 /**
@@ -218,8 +258,40 @@ static void ronic_hw_wait_queue(struct ronic_adapter *adapter, u32 reg,
 	if (readl_poll_timeout(adapter->hw_addr + reg, val,
 			       !!(val & RONIC_TXDCTL_QUEUE_ENABLE) == enabled,
 			       10, RONIC_QUEUE_TIMEOUT_US))
-		netdev_warn(adapter->netdev, "queue register %#x did not %s\n",
-			    reg, enabled ? "enable" : "disable");
+		dev_warn(&adapter->pdev->dev, "queue register %#x did not %s\n",
+			 reg, enabled ? "enable" : "disable");
+}
+
+/**
+ * ronic_hw_set_tx_ro - program the relaxed-ordering enables of a tx queue
+ * @adapter: the device
+ * @q: hardware queue
+ * @bits: RONIC_DCA_TX_* enables wanted; the others are cleared
+ */
+void ronic_hw_set_tx_ro(struct ronic_adapter *adapter, u8 q, u32 bits)
+{
+	u32 val = ronic_rd32(adapter, RONIC_DCA_TXCTRL(q));
+
+	val = (val & ~RONIC_DCA_TX_RO_MASK) | (bits & RONIC_DCA_TX_RO_MASK);
+	ronic_wr32(adapter, RONIC_DCA_TXCTRL(q), val);
+}
+
+/**
+ * ronic_hw_set_rx_ro - program the relaxed-ordering enables of an rx queue
+ * @adapter: the device
+ * @q: hardware queue
+ * @bits: RONIC_DCA_RX_* enables wanted; the others are cleared
+ *
+ * The value is kept in a shadow too, since QEMU's model does not
+ * implement the register and reads it back as 0.
+ */
+void ronic_hw_set_rx_ro(struct ronic_adapter *adapter, u8 q, u32 bits)
+{
+	u32 val = adapter->dca_rxctrl_shadow[q];
+
+	val = (val & ~RONIC_DCA_RX_RO_MASK) | (bits & RONIC_DCA_RX_RO_MASK);
+	adapter->dca_rxctrl_shadow[q] = val;
+	ronic_wr32(adapter, RONIC_DCA_RXCTRL(q), val);
 }
 
 /**
@@ -258,8 +330,7 @@ void ronic_hw_configure_tx_ring(struct ronic_adapter *adapter,
 	ronic_wr32(adapter, RONIC_TDT(q), 0);
 	ring->tail = adapter->hw_addr + RONIC_TDT(q);
 	/* Never left at the reset value: QEMU resets all three RO enables on. */
-	ronic_wr32(adapter, RONIC_DCA_TXCTRL(q),
-		   ronic_rd32(adapter, RONIC_DCA_TXCTRL(q)) & ~RONIC_DCA_TX_RO_MASK);
+	ronic_hw_set_tx_ro(adapter, q, adapter->ro.decision.dca_txctrl);
 	ronic_wr32(adapter, RONIC_TXDCTL(q),
 		   RONIC_TXDCTL_DEFAULT | RONIC_TXDCTL_QUEUE_ENABLE);
 	ronic_hw_wait_queue(adapter, RONIC_TXDCTL(q), true);
@@ -306,8 +377,7 @@ void ronic_hw_configure_rx_ring(struct ronic_adapter *adapter,
 	if (adapter->num_queues > 1)
 		srrctl |= RONIC_SRRCTL_DROP_EN;
 	ronic_wr32(adapter, RONIC_SRRCTL(q), srrctl);
-	ronic_wr32(adapter, RONIC_DCA_RXCTRL(q),
-		   ronic_rd32(adapter, RONIC_DCA_RXCTRL(q)) & ~RONIC_DCA_RX_RO_MASK);
+	ronic_hw_set_rx_ro(adapter, q, adapter->ro.decision.dca_rxctrl);
 
 	ronic_wr32(adapter, RONIC_RXDCTL(q),
 		   RONIC_RXDCTL_DEFAULT | RONIC_RXDCTL_QUEUE_ENABLE);

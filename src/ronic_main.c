@@ -494,6 +494,7 @@ static int ronic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	INIT_DELAYED_WORK(&adapter->watchdog, ronic_watchdog);
 	INIT_WORK(&adapter->reset_task, ronic_reset_task);
 	ronic_dma_init(&adapter->dma, &pdev->dev);
+	ronic_ro_init(adapter);
 
 	adapter->hw_addr = pci_iomap(pdev, 0, 0);
 	if (!adapter->hw_addr) {
