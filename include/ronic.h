@@ -55,11 +55,33 @@ struct ronic_rx_ring_stats {
 	u64_stats_t csum_err;
 	u64_stats_t csum_ok;
 	u64_stats_t dropped;
+	u64_stats_t xdp_pass;
+	u64_stats_t xdp_drop;
+	u64_stats_t xdp_tx;
+	u64_stats_t xdp_redirect;
+	u64_stats_t xdp_aborted;
+	u64_stats_t xdp_tx_errors;	/* XDP_TX or redirect that failed */
+};
+
+/* XDP tx rings, written under the ring's xdp_lock when rings are shared. */
+struct ronic_xdp_ring_stats {
+	u64_stats_t xdp_xmit;		/* frames queued by ndo_xdp_xmit */
+	u64_stats_t xdp_tx_errors;	/* frames refused: ring full, map error */
+};
+
+enum ronic_tx_buf_type {
+	RONIC_TX_BUF_SKB,
+	RONIC_TX_BUF_XDP_TX,		/* an rx page sent back, pool-mapped */
+	RONIC_TX_BUF_XDP_XMIT,		/* a redirected frame, mapped here */
 };
 
 /* Software state of one tx descriptor slot. */
 struct ronic_tx_buffer {
-	struct sk_buff *skb;		/* set on a frame's first slot */
+	union {				/* set on a frame's first slot */
+		struct sk_buff *skb;
+		struct xdp_frame *xdpf;
+	};
+	u8 type;			/* enum ronic_tx_buf_type */
 	/* the frame's last descriptor; published last, cleared when done */
 	struct ronic_tx_desc *eop_desc;
 	struct ronic_dma_map map;	/* set on every slot that maps data */
@@ -92,7 +114,12 @@ struct ronic_ring {
 		struct ronic_rx_buffer *rx_buf;
 	};
 
+	bool is_xdp;			/* an XDP tx ring: no netdev queue */
+	/* taken only while CPUs share XDP rings (ronic_xdp_lock_key) */
+	spinlock_t xdp_lock;
+
 	/* rx only */
+	struct bpf_prog *xdp_prog;	/* copy of the adapter's, for the poll */
 	struct page_pool *pp;
 	struct sk_buff *rx_skb;		/* frame spanning several buffers */
 	bool rx_discard;		/* dropping a frame until its EOP */
@@ -105,9 +132,12 @@ struct ronic_ring {
 		struct ronic_tx_ring_stats tx_stats;
 		struct ronic_rx_ring_stats rx_stats;
 	};
-	/* submission side: ndo_start_xmit */
+	/* submission side: ndo_start_xmit, or ndo_xdp_xmit and XDP_TX */
 	struct u64_stats_sync xmit_syncp;
-	struct ronic_tx_xmit_stats xmit_stats;
+	union {
+		struct ronic_tx_xmit_stats xmit_stats;
+		struct ronic_xdp_ring_stats xdp_stats;
+	};
 } ____cacheline_internodealigned_in_smp;
 
 struct ronic_q_vector {
@@ -115,6 +145,8 @@ struct ronic_q_vector {
 	struct napi_struct napi;
 	struct ronic_ring *tx_ring;
 	struct ronic_ring *rx_ring;
+	struct ronic_ring *xdp_ring[RONIC_NUM_HW_QUEUES];
+	u16 num_xdp_rings;
 	u32 eims;			/* this vector's EIMS/EIMC bit */
 	u16 v_idx;			/* index in adapter->q_vector[] */
 	u16 msix_vector;		/* device vector (EITR, IVAR) */
@@ -185,6 +217,12 @@ struct ronic_adapter {
 	struct ronic_ring *tx_ring[RONIC_MAX_QUEUES];
 	struct ronic_ring *rx_ring[RONIC_MAX_QUEUES];
 
+	/* XDP: program, and tx rings on the hardware queues after the stack's */
+	struct bpf_prog *xdp_prog;
+	struct ronic_ring *xdp_ring[RONIC_NUM_HW_QUEUES];
+	u16 num_xdp_rings;
+	bool xdp_lock_key_held;		/* this adapter holds one key reference */
+
 	struct ronic_ro_state ro;
 	/* what was written to DCA_RXCTRL: QEMU's model reads it back as 0 */
 	u32 dca_rxctrl_shadow[RONIC_NUM_HW_QUEUES];
@@ -211,6 +249,23 @@ static inline u16 ronic_desc_unused(const struct ronic_ring *ring)
 	u16 ntc = ring->next_to_clean, ntu = ring->next_to_use;
 
 	return ((ntc > ntu) ? 0 : ring->count) + ntc - ntu - 1;
+}
+
+static inline u16 ronic_ring_next(const struct ronic_ring *ring, u16 i)
+{
+	return ++i == ring->count ? 0 : i;
+}
+
+static inline struct ronic_tx_desc *ronic_tx_desc(struct ronic_ring *ring,
+						  u16 i)
+{
+	return &((struct ronic_tx_desc *)ring->desc)[i];
+}
+
+static inline union ronic_rx_desc *ronic_rx_desc(struct ronic_ring *ring,
+						 u16 i)
+{
+	return &((union ronic_rx_desc *)ring->desc)[i];
 }
 
 /* ronic_main.c */

@@ -45,6 +45,15 @@ struct ronic_link {
 	u16 speed;		/* Mbit/s */
 };
 
+struct ronic_tx_queue_state {
+	u32 head;
+	u32 tail;
+	u32 txdctl;
+};
+
+void ronic_hw_get_tx_state(struct ronic_adapter *adapter,
+			   struct ronic_ring *ring,
+			   struct ronic_tx_queue_state *state);
 int ronic_hw_reset(struct ronic_adapter *adapter);
 void ronic_hw_init(struct ronic_adapter *adapter);
 int ronic_hw_restart_autoneg(struct ronic_adapter *adapter);

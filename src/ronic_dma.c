@@ -132,7 +132,8 @@ void ronic_dma_rx_pool_params(struct ronic_dma *dma,
 			      struct page_pool_params *pp)
 {
 	pp->dev = dma->dev;
-	pp->dma_dir = DMA_FROM_DEVICE;
+	/* XDP_TX sends rx pages back out without a new mapping. */
+	pp->dma_dir = DMA_BIDIRECTIONAL;
 	pp->flags |= PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV;
 }
 
@@ -158,4 +159,18 @@ void ronic_dma_rx_sync_for_cpu(struct page_pool *pool, struct page *page,
 			       u32 offset, u32 len)
 {
 	page_pool_dma_sync_for_cpu(pool, page, offset, len);
+}
+
+/**
+ * ronic_dma_rx_sync_for_device - hand an rx page's bytes to the device to read
+ * @dma: the helper
+ * @addr: device address within a pool page
+ * @len: bytes
+ *
+ * For XDP_TX, which sends a received frame out of the page it came in.
+ */
+void ronic_dma_rx_sync_for_device(struct ronic_dma *dma, dma_addr_t addr,
+				  u32 len)
+{
+	dma_sync_single_for_device(dma->dev, addr, len, DMA_BIDIRECTIONAL);
 }

@@ -263,6 +263,21 @@ static void ronic_hw_wait_queue(struct ronic_adapter *adapter, u32 reg,
 }
 
 /**
+ * ronic_hw_get_tx_state - what the device says of a tx queue, for diagnosis
+ * @adapter: the device
+ * @ring: the ring
+ * @state: filled in
+ */
+void ronic_hw_get_tx_state(struct ronic_adapter *adapter,
+			   struct ronic_ring *ring,
+			   struct ronic_tx_queue_state *state)
+{
+	state->head = ronic_rd32(adapter, RONIC_TDH(ring->reg_idx));
+	state->tail = ronic_rd32(adapter, RONIC_TDT(ring->reg_idx));
+	state->txdctl = ronic_rd32(adapter, RONIC_TXDCTL(ring->reg_idx));
+}
+
+/**
  * ronic_hw_set_tx_ro - program the relaxed-ordering enables of a tx queue
  * @adapter: the device
  * @q: hardware queue
@@ -535,7 +550,7 @@ static void ronic_hw_write_ivar(struct ronic_adapter *adapter, u8 queue,
 static void ronic_hw_route_queues(struct ronic_adapter *adapter)
 {
 	struct ronic_q_vector *qv;
-	unsigned int v;
+	unsigned int v, x;
 
 	for (v = 0; v < adapter->num_q_vectors; v++) {
 		qv = adapter->q_vector[v];
@@ -544,6 +559,9 @@ static void ronic_hw_route_queues(struct ronic_adapter *adapter)
 					    qv->msix_vector, false);
 		if (qv->tx_ring)
 			ronic_hw_write_ivar(adapter, qv->tx_ring->reg_idx,
+					    qv->msix_vector, true);
+		for (x = 0; x < qv->num_xdp_rings; x++)
+			ronic_hw_write_ivar(adapter, qv->xdp_ring[x]->reg_idx,
 					    qv->msix_vector, true);
 		ronic_hw_write_itr(adapter, qv);
 	}

@@ -4,6 +4,7 @@
  * PCI probe and remove, the netdev operations, bring-up and tear-down,
  * the link watchdog and the reset worker.
  */
+#include <linux/bpf.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/module.h>
@@ -13,6 +14,7 @@
 #include "ronic.h"
 #include "ronic_hw.h"
 #include "ronic_irq.h"
+#include "ronic_xdp.h"
 
 static bool force_legacy_irq;
 module_param(force_legacy_irq, bool, 0444);
@@ -88,10 +90,13 @@ static void ronic_configure(struct ronic_adapter *adapter)
 
 	for (q = 0; q < adapter->num_queues; q++)
 		ronic_hw_configure_tx_ring(adapter, adapter->tx_ring[q]);
+	for (q = 0; q < adapter->num_xdp_rings; q++)
+		ronic_hw_configure_tx_ring(adapter, adapter->xdp_ring[q]);
 	ronic_hw_enable_tx(adapter);
 
 	for (q = 0; q < adapter->num_queues; q++) {
 		ring = adapter->rx_ring[q];
+		WRITE_ONCE(ring->xdp_prog, adapter->xdp_prog);
 		ronic_hw_configure_rx_ring(adapter, ring);
 		ronic_rx_refill(ring, ronic_desc_unused(ring));
 	}
@@ -126,6 +131,8 @@ static void ronic_down(struct ronic_adapter *adapter)
 	u16 v, q;
 
 	set_bit(RONIC_STATE_DOWN, &adapter->state);
+	/* ndo_xdp_xmit callers that missed the bit are done after this. */
+	synchronize_net();
 	netif_tx_disable(netdev);
 	netif_carrier_off(netdev);
 	adapter->link_up = false;
@@ -135,6 +142,8 @@ static void ronic_down(struct ronic_adapter *adapter)
 		ronic_hw_disable_rx_ring(adapter, adapter->rx_ring[q]);
 		ronic_hw_disable_tx_ring(adapter, adapter->tx_ring[q]);
 	}
+	for (q = 0; q < adapter->num_xdp_rings; q++)
+		ronic_hw_disable_tx_ring(adapter, adapter->xdp_ring[q]);
 	ronic_hw_irq_disable(adapter);
 	ronic_irq_sync(adapter);
 
@@ -155,6 +164,8 @@ static void ronic_down(struct ronic_adapter *adapter)
 		ronic_ring_clean_tx(adapter->tx_ring[q]);
 		ronic_ring_clean_rx(adapter->rx_ring[q]);
 	}
+	for (q = 0; q < adapter->num_xdp_rings; q++)
+		ronic_xdp_ring_clean_all(adapter->xdp_ring[q]);
 
 	if (!ronic_hw_reset(adapter))
 		ronic_hw_init(adapter);
@@ -176,13 +187,18 @@ static int ronic_open(struct net_device *netdev)
 	err = ronic_alloc_rings(adapter);
 	if (err)
 		return err;
-	err = ronic_irq_request(adapter);
+	err = ronic_xdp_rings_alloc(adapter);
 	if (err)
 		goto err_rings;
+	err = ronic_irq_request(adapter);
+	if (err)
+		goto err_xdp;
 
 	ronic_up(adapter);
 	return 0;
 
+err_xdp:
+	ronic_xdp_rings_free(adapter);
 err_rings:
 	ronic_free_rings(adapter);
 	return err;
@@ -194,6 +210,7 @@ static int ronic_stop(struct net_device *netdev)
 
 	ronic_down(adapter);
 	ronic_irq_free(adapter);
+	ronic_xdp_rings_free(adapter);
 	ronic_free_rings(adapter);
 	return 0;
 }
@@ -301,6 +318,11 @@ int ronic_reconfigure(struct ronic_adapter *adapter, u16 tx_count,
 static int ronic_change_mtu(struct net_device *netdev, int new_mtu)
 {
 	struct ronic_adapter *adapter = netdev_priv(netdev);
+	int err;
+
+	err = ronic_xdp_check_mtu(adapter, new_mtu);
+	if (err)
+		return err;
 
 	if (!netif_running(netdev)) {
 		WRITE_ONCE(netdev->mtu, new_mtu);
@@ -337,8 +359,14 @@ static void ronic_tx_timeout(struct net_device *netdev, unsigned int txqueue)
 {
 	struct ronic_adapter *adapter = netdev_priv(netdev);
 
+	struct ronic_ring *ring = adapter->tx_ring[txqueue];
+	struct ronic_tx_queue_state hw;
+
 	adapter->tx_timeouts++;
-	netdev_err(netdev, "tx queue %u timed out, resetting\n", txqueue);
+	ronic_hw_get_tx_state(adapter, ring, &hw);
+	netdev_err(netdev, "tx queue %u timed out (next_to_use %u next_to_clean %u, TDH %u TDT %u TXDCTL %#x), resetting\n",
+		   txqueue, ring->next_to_use, ring->next_to_clean, hw.head,
+		   hw.tail, hw.txdctl);
 	ronic_schedule_reset(adapter);
 }
 
@@ -354,6 +382,8 @@ static const struct net_device_ops ronic_netdev_ops = {
 	.ndo_set_features	= ronic_set_features,
 	.ndo_features_check	= ronic_features_check,
 	.ndo_tx_timeout		= ronic_tx_timeout,
+	.ndo_bpf		= ronic_xdp_bpf,
+	.ndo_xdp_xmit		= ronic_xdp_xmit,
 };
 
 /**
@@ -438,6 +468,8 @@ static void ronic_set_netdev_features(struct net_device *netdev)
 	netdev->min_mtu = RONIC_MIN_MTU;
 	netdev->max_mtu = RONIC_MAX_MTU;
 	netdev->watchdog_timeo = 5 * HZ;
+	netdev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
+			       NETDEV_XDP_ACT_NDO_XMIT;
 }
 
 static int ronic_init_mac(struct ronic_adapter *adapter)
@@ -552,6 +584,8 @@ static void ronic_remove(struct pci_dev *pdev)
 	unregister_netdev(netdev);
 	cancel_delayed_work_sync(&adapter->watchdog);
 
+	if (adapter->xdp_prog)
+		bpf_prog_put(adapter->xdp_prog);
 	ronic_irq_deinit(adapter);
 	ronic_hw_reset(adapter);
 	ronic_hw_release(adapter);

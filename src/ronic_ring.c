@@ -46,12 +46,15 @@ void ronic_ring_clean_tx(struct ronic_ring *ring)
 		return;
 	for (i = 0; i < ring->count; i++) {
 		buf = &ring->tx_buf[i];
+		/* A stale pointer would let the next clean count this slot again. */
+		buf->eop_desc = NULL;
 		ronic_dma_unmap_tx(ring->dma, &buf->map);
 		if (buf->skb) {
 			dev_kfree_skb_any(buf->skb);
 			buf->skb = NULL;
 		}
 	}
+	memset(ring->desc, 0, ring->desc_bytes);
 	netdev_tx_reset_queue(netdev_get_tx_queue(ring->netdev, ring->queue_index));
 	ring->next_to_use = 0;
 	ring->next_to_clean = 0;

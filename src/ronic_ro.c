@@ -108,6 +108,9 @@ void ronic_ro_program_queues(struct ronic_adapter *adapter)
 		ronic_hw_set_rx_ro(adapter, adapter->rx_ring[q]->reg_idx,
 				   d->dca_rxctrl);
 	}
+	for (q = 0; q < adapter->num_xdp_rings; q++)
+		ronic_hw_set_tx_ro(adapter, adapter->xdp_ring[q]->reg_idx,
+				   d->dca_txctrl);
 }
 
 /**

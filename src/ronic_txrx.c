@@ -15,6 +15,7 @@
 
 #include "ronic.h"
 #include "ronic_hw.h"
+#include "ronic_xdp.h"
 
 #define RONIC_TX_CLEAN_BUDGET	256
 #define RONIC_RX_REFILL_BATCH	16
@@ -24,23 +25,6 @@
 				 RONIC_RXD_ERR_RXE)
 /* The device did not check this frame's checksums. */
 #define RONIC_RXD_STAT_IXSM	BIT(2)
-
-static inline struct ronic_tx_desc *ronic_tx_desc(struct ronic_ring *ring,
-						  u16 i)
-{
-	return &((struct ronic_tx_desc *)ring->desc)[i];
-}
-
-static inline union ronic_rx_desc *ronic_rx_desc(struct ronic_ring *ring,
-						 u16 i)
-{
-	return &((union ronic_rx_desc *)ring->desc)[i];
-}
-
-static inline u16 ronic_ring_next(const struct ronic_ring *ring, u16 i)
-{
-	return ++i == ring->count ? 0 : i;
-}
 
 /* Descriptors one frame needs: a context, then its data in chunks. */
 static u16 ronic_tx_desc_count(const struct sk_buff *skb)
@@ -190,10 +174,14 @@ static u16 ronic_tx_write_data(struct ronic_ring *ring, u16 i, dma_addr_t addr,
 	return i;
 }
 
+/*
+ * Map and describe the frame's data from slot @first on; @head is the
+ * frame's first slot (its context descriptor, if any), which clean reads.
+ */
 static int ronic_tx_map(struct ronic_ring *ring, struct sk_buff *skb,
-			u16 first, const struct ronic_tx_offload *off)
+			struct ronic_tx_buffer *head, u16 first,
+			const struct ronic_tx_offload *off)
 {
-	struct ronic_tx_buffer *head = &ring->tx_buf[first];
 	struct ronic_tx_desc *last = NULL;
 	u16 i = first;
 	unsigned int f;
@@ -291,7 +279,7 @@ netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 	head->segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 	head->bytes = skb->len + (head->segs - 1) * off.hdr_len;
 
-	if (ronic_tx_map(ring, skb, first, &off)) {
+	if (ronic_tx_map(ring, skb, head, first, &off)) {
 		head->skb = NULL;
 		ronic_xmit_stat(ring, &ring->xmit_stats.map_errors);
 		goto drop;
@@ -445,31 +433,34 @@ static void ronic_rx_hash(struct ronic_ring *ring, union ronic_rx_desc *desc,
 		     PKT_HASH_TYPE_L3);
 }
 
-static struct sk_buff *ronic_rx_build_skb(struct page *page, u32 len)
+static struct sk_buff *ronic_rx_build_skb(struct page *page, u32 offset,
+					  u32 len, u32 metasize)
 {
 	void *va = page_address(page);
 	struct sk_buff *skb;
 
-	net_prefetch(va + RONIC_RX_HEADROOM);
+	net_prefetch(va + offset);
 	skb = napi_build_skb(va, PAGE_SIZE);
 	if (unlikely(!skb))
 		return NULL;
 	skb_mark_for_recycle(skb);
-	skb_reserve(skb, RONIC_RX_HEADROOM);
+	skb_reserve(skb, offset);
 	__skb_put(skb, len);
+	if (metasize)
+		skb_metadata_set(skb, metasize);
 	return skb;
 }
 
 /* Add one buffer to the frame being assembled; false if it was dropped. */
 static bool ronic_rx_add_buffer(struct ronic_ring *ring, struct page *page,
-				u32 len)
+				u32 offset, u32 len, u32 metasize)
 {
 	struct sk_buff *skb = ring->rx_skb;
 
 	if (ring->rx_discard)
 		goto drop;
 	if (!skb) {
-		ring->rx_skb = ronic_rx_build_skb(page, len);
+		ring->rx_skb = ronic_rx_build_skb(page, offset, len, metasize);
 		if (!ring->rx_skb)
 			goto drop;
 		return true;
@@ -479,8 +470,8 @@ static bool ronic_rx_add_buffer(struct ronic_ring *ring, struct page *page,
 		ring->rx_skb = NULL;
 		goto drop;
 	}
-	skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page,
-			RONIC_RX_HEADROOM, len, PAGE_SIZE);
+	skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page, offset, len,
+			PAGE_SIZE);
 	return true;
 
 drop:
@@ -496,15 +487,58 @@ static void ronic_rx_count_drop(struct ronic_ring *ring)
 	u64_stats_update_end(&ring->syncp);
 }
 
+/* What one rx poll leaves to do once its loop is over. */
+struct ronic_rx_pending {
+	struct ronic_ring *xdp_tx;	/* XDP ring whose doorbell is due */
+	bool redirect;			/* xdp_do_flush() is due */
+};
+
+/*
+ * Run the program on a frame that starts and ends in this buffer.
+ * Return: true if the program consumed the page.
+ */
+static bool ronic_rx_xdp(struct ronic_ring *ring, struct bpf_prog *prog,
+			 struct page *page, u32 *offset, u32 *len,
+			 u32 *metasize, struct ronic_rx_pending *pending)
+{
+	struct ronic_ring *tx_ring = NULL;
+
+	switch (ronic_xdp_run(ring, prog, page, offset, len, metasize,
+			      &tx_ring)) {
+	case RONIC_XDP_PASS:
+		return false;
+	case RONIC_XDP_TX:
+		/* One ring per CPU: every XDP_TX of this poll went to it. */
+		pending->xdp_tx = tx_ring;
+		return true;
+	case RONIC_XDP_REDIRECT:
+		pending->redirect = true;
+		return true;
+	default:
+		return true;
+	}
+}
+
+static void ronic_rx_deliver(struct ronic_ring *ring, union ronic_rx_desc *desc,
+			     struct sk_buff *skb, u32 staterr)
+{
+	ronic_rx_hash(ring, desc, skb);
+	ronic_rx_checksum(ring, skb, staterr);
+	skb_record_rx_queue(skb, ring->queue_index);
+	skb->protocol = eth_type_trans(skb, ring->netdev);
+	napi_gro_receive(&ring->q_vector->napi, skb);
+}
+
 static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 {
+	struct bpf_prog *prog = READ_ONCE(ring->xdp_prog);
+	struct ronic_rx_pending pending = { };
 	unsigned int packets = 0, bytes = 0;
-	struct napi_struct *napi = &ring->q_vector->napi;
 	u16 cleaned = ronic_desc_unused(ring);
+	u32 staterr, len, offset, metasize;
 	union ronic_rx_desc *desc;
 	struct sk_buff *skb;
 	struct page *page;
-	u32 staterr, len;
 
 	while (packets < budget) {
 		if (cleaned >= RONIC_RX_REFILL_BATCH) {
@@ -520,13 +554,30 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 		dma_rmb();
 
 		len = le16_to_cpu(desc->wb.length);
+		offset = RONIC_RX_HEADROOM;
+		metasize = 0;
 		page = ring->rx_buf[ring->next_to_clean].page;
 		ring->rx_buf[ring->next_to_clean].page = NULL;
 		ring->next_to_clean = ronic_ring_next(ring, ring->next_to_clean);
 		cleaned++;
 
-		ronic_dma_rx_sync_for_cpu(ring->pp, page, RONIC_RX_HEADROOM, len);
-		ronic_rx_add_buffer(ring, page, len);
+		ronic_dma_rx_sync_for_cpu(ring->pp, page, offset, len);
+
+		/* XDP sees whole single-buffer frames; the MTU limit keeps them so. */
+		if (prog && !ring->rx_skb && !ring->rx_discard &&
+		    (staterr & RONIC_RXD_STAT_EOP) &&
+		    !(staterr & RONIC_RXD_ERR_FRAME)) {
+			u32 wire_len = len;
+
+			if (ronic_rx_xdp(ring, prog, page, &offset, &len,
+					 &metasize, &pending)) {
+				packets++;
+				bytes += wire_len;
+				continue;
+			}
+		}
+
+		ronic_rx_add_buffer(ring, page, offset, len, metasize);
 		if (!(staterr & RONIC_RXD_STAT_EOP))
 			continue;
 
@@ -540,15 +591,15 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 			continue;
 		}
 
-		ronic_rx_hash(ring, desc, skb);
-		ronic_rx_checksum(ring, skb, staterr);
-		skb_record_rx_queue(skb, ring->queue_index);
-		skb->protocol = eth_type_trans(skb, ring->netdev);
 		packets++;
 		bytes += skb->len;
-		napi_gro_receive(napi, skb);
+		ronic_rx_deliver(ring, desc, skb, staterr);
 	}
 
+	if (pending.xdp_tx)
+		ronic_xdp_ring_doorbell(pending.xdp_tx);
+	if (pending.redirect)
+		xdp_do_flush();
 	if (cleaned)
 		ronic_rx_refill(ring, cleaned);
 
@@ -572,9 +623,12 @@ int ronic_napi_poll(struct napi_struct *napi, int budget)
 	struct ronic_adapter *adapter = qv->adapter;
 	bool complete = true;
 	int work = 0;
+	u16 x;
 
 	if (qv->tx_ring)
 		complete = ronic_clean_tx(qv->tx_ring, budget);
+	for (x = 0; x < qv->num_xdp_rings; x++)
+		complete &= ronic_xdp_clean_ring(qv->xdp_ring[x]);
 	if (budget <= 0)
 		return budget;
 	if (qv->rx_ring) {

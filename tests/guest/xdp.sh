@@ -1,0 +1,216 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of t-xdp: every XDP action on ronic (in the root netns, port
+# A), driven by pings from the peer (port B), counted at the peer and in
+# ronic's per-ring counters; the errors a user meets (program on a port
+# that is down, MTU too large); attach and detach under TCP traffic; and
+# redirect into ronic from veth (ndo_xdp_xmit called by another driver).
+# With more CPUs than XDP rings it checks that each CPU lands on ring
+# cpu % rings.
+set -uo pipefail
+# shellcheck source=scripts/guest/lib.sh
+. "$RONIC_TOP/scripts/guest/lib.sh"
+
+OBJ=${RONIC_XDP_OBJ:?compiled test programs}
+N=${RONIC_XDP_PINGS:-200}
+
+# sum_stat NS DEV REGEX: sum of the ethtool -S counters whose name matches.
+sum_stat() {
+	in_ns "$1" ethtool -S "$2" | awk -v re="^$3\$" \
+		'{ n = $1; sub(":", "", n) } n ~ re { s += $2 } END { print s + 0 }'
+}
+
+peer_rx() {
+	ip netns exec "$PEER_NS" cat "/sys/class/net/$NIC_B/statistics/rx_packets"
+}
+
+xdp_on() {
+	ip link set dev "$NIC_A" xdpdrv obj "$OBJ" program "$1" 2>&1
+}
+
+xdp_off() {
+	ip link set dev "$NIC_A" xdpdrv off
+}
+
+# Flood pings from the peer; print how many replies came back.
+peer_pings() {
+	ip netns exec "$PEER_NS" ping -q -c "$N" -i 0.002 -W 1 "$ADDR_A4" 2>/dev/null |
+		sed -n 's/.* \([0-9]*\) received.*/\1/p'
+}
+
+# action_case PROG COUNTER EXPECT: run pings with PROG attached, check
+# that COUNTER grew by N and what the peer saw (EXPECT: replies, none or
+# echoed, the frames coming back to the peer as they were sent).
+action_case() {
+	local prog=$1 counter=$2 expect=$3 before after rx0 rx1 got out
+	before=$(sum_stat "" "$NIC_A" "$counter")
+	rx0=$(peer_rx)
+	if ! out=$(xdp_on "$prog"); then
+		fail "$prog: attach" "$out"
+		return
+	fi
+	got=$(peer_pings)
+	rx1=$(peer_rx)
+	xdp_off
+	after=$(sum_stat "" "$NIC_A" "$counter")
+	if [ $((after - before)) -ge "$N" ]; then
+		pass "$prog: $counter counted $((after - before)) >= $N"
+	else
+		fail "$prog: $counter counted" "$((after - before)) < $N"
+	fi
+	case $expect in
+	replies)
+		[ "${got:-0}" -eq "$N" ] && pass "$prog: peer got $got/$N replies" ||
+			fail "$prog: peer replies" "${got:-0}/$N"
+		;;
+	none)
+		[ "${got:-0}" -eq 0 ] && pass "$prog: peer got no reply" ||
+			fail "$prog: peer got no reply" "${got:-0} replies"
+		;;
+	echoed)
+		# The echoed requests come back to the peer, not as replies.
+		[ $((rx1 - rx0)) -ge "$N" ] &&
+			pass "$prog: peer received $((rx1 - rx0)) frames back" ||
+			fail "$prog: frames back at the peer" "$((rx1 - rx0)) < $N"
+		;;
+	esac
+}
+
+check_errors() {
+	local out
+	ip link set dev "$NIC_A" down
+	if out=$(xdp_on xdp_pass); then
+		fail "attach on a down port is refused" "accepted"
+		xdp_off
+	else
+		echo "$out" | grep -q "device is down" &&
+			pass "attach on a down port is refused: device is down" ||
+			fail "attach on a down port: message" "$out"
+	fi
+	ip link set dev "$NIC_A" up
+	wait_until 20 has_carrier "" "$NIC_A"
+
+	ip link set dev "$NIC_A" mtu 3000
+	if out=$(xdp_on xdp_pass); then
+		fail "attach with MTU 3000 is refused" "accepted"
+		xdp_off
+	else
+		echo "$out" | grep -q "too large" &&
+			pass "attach with MTU 3000 is refused: too large" ||
+			fail "attach with MTU 3000: message" "$out"
+	fi
+	ip link set dev "$NIC_A" mtu 1500
+	xdp_on xdp_pass > /dev/null
+	if ip link set dev "$NIC_A" mtu 3000 2>/dev/null; then
+		fail "MTU 3000 under an XDP program is refused" "accepted"
+	else
+		pass "MTU 3000 under an XDP program is refused"
+	fi
+	xdp_off
+	wait_until 20 has_carrier "" "$NIC_A"
+	check "port works after the refusals" wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4"
+}
+
+check_features() {
+	local feats
+	feats=$(python3 "$RONIC_TOP/scripts/guest/netdev-features.py" "$NIC_A" 2>&1)
+	for f in basic redirect ndo-xmit; do
+		echo "$feats" | grep -qw "$f" && pass "xdp-features has $f" ||
+			fail "xdp-features has $f" "$feats"
+	done
+}
+
+# Attach and detach while TCP runs from the peer: the stream survives.
+check_swap_under_traffic() {
+	local i out rc=0 log=/tmp/iperf-swap.json
+	iperf3 -s -1 -B "$ADDR_A4" -p 5202 > /dev/null 2>&1 &
+	sleep 1
+	ip netns exec "$PEER_NS" iperf3 -c "$ADDR_A4" -p 5202 -t 8 -J > "$log" 2>&1 &
+	local cpid=$!
+	for i in $(seq 1 20); do
+		out=$(xdp_on xdp_pass) || { rc=1; log "attach $i: $out"; }
+		sleep 0.1
+		xdp_off || rc=1
+		sleep 0.1
+	done
+	wait "$cpid" || rc=1
+	local mbps
+	mbps=$(jq -r '(.end.sum_received.bits_per_second // 0) / 1e6 | floor' "$log" 2>/dev/null)
+	if [ "$rc" -eq 0 ] && [ "${mbps:-0}" -gt 0 ]; then
+		pass "20 attach/detach under TCP: stream survived ($mbps Mbit/s)"
+	else
+		fail "20 attach/detach under TCP" "rc $rc, ${mbps:-0} Mbit/s"
+	fi
+}
+
+# veth -> ronic: a program on vx0 redirects into NIC_A (ndo_xdp_xmit).
+# With RONIC_XDP_CPUS given, the sender is pinned to each CPU in turn and the XDP
+# ring it used must be cpu % rings.
+check_veth_redirect() {
+	local rings cpu ring before after rx0 rx1 bpid mac_b
+	mac_b=$(ip netns exec "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
+	ip netns add vs
+	ip link add vx0 type veth peer name vx1
+	ip link set vx1 netns vs
+	ip addr add 10.9.9.1/24 dev vx0
+	ip link set vx0 up
+	ip -n vs addr add 10.9.9.2/24 dev vx1
+	ip -n vs link set vx1 up
+	ip -n vs link set lo up
+	# Frames from vx1 go to the peer's MAC: the peer counts what arrives.
+	ip -n vs neigh add 10.9.9.1 lladdr "$mac_b" dev vx1
+	xdp-bench redirect -i 1 vx0 "$NIC_A" > /tmp/xdp-bench.log 2>&1 &
+	bpid=$!
+	sleep 3
+	rings=$(ethtool -S "$NIC_A" | grep -c '^ *xdp[0-9]*_xdp_xmit:')
+	log "$NIC_A has $rings XDP rings for $(nproc) CPUs"
+	for cpu in ${RONIC_XDP_CPUS:-0}; do
+		ring=$((cpu % rings))
+		before=$(sum_stat "" "$NIC_A" "xdp${ring}_xdp_xmit")
+		rx0=$(peer_rx)
+		ip netns exec vs taskset -c "$cpu" ping -q -c "$N" -i 0.002 10.9.9.1 > /dev/null 2>&1
+		rx1=$(peer_rx)
+		after=$(sum_stat "" "$NIC_A" "xdp${ring}_xdp_xmit")
+		if [ $((after - before)) -ge "$N" ] && [ $((rx1 - rx0)) -ge "$N" ]; then
+			pass "veth->ronic redirect from CPU $cpu: ring $ring sent $((after - before)), peer got $((rx1 - rx0))"
+		else
+			fail "veth->ronic redirect from CPU $cpu on ring $ring" \
+				"ring counted $((after - before)), peer got $((rx1 - rx0)) of $N; $(tail -3 /tmp/xdp-bench.log | tr '\n' ' ')"
+		fi
+	done
+	kill -INT "$bpid" 2>/dev/null
+	wait "$bpid" 2>/dev/null
+	ip link del vx0
+	ip netns del vs
+}
+
+if ! pair_up ronic ronic; then
+	fail "pair up ronic<->ronic"
+	finish
+fi
+
+if [ "${RONIC_XDP_MANY_CPUS:-0}" = 1 ]; then
+	rings=$(ethtool -S "$NIC_A" | grep -c '^ *xdp[0-9]*_xdp_xmit:')
+	[ "$rings" -ge 1 ] && [ "$rings" -lt "$(nproc)" ] &&
+		pass "$(nproc) CPUs share $rings XDP rings" ||
+		fail "XDP rings for $(nproc) CPUs" "$rings rings"
+	RONIC_XDP_CPUS="0 1 7 8 9 40 63 64 65 71" check_veth_redirect
+	action_case xdp_tx_back "rx[0-9]+_xdp_tx" echoed
+	finish
+fi
+
+check_errors
+check_features
+action_case xdp_pass "rx[0-9]+_xdp_pass" replies
+action_case xdp_drop "rx[0-9]+_xdp_drop" none
+action_case xdp_aborted "rx[0-9]+_xdp_aborted" none
+action_case xdp_tx_back "rx[0-9]+_xdp_tx" echoed
+action_case xdp_redirect_back "rx[0-9]+_xdp_redirect" echoed
+before=$(sum_stat "" "$NIC_A" "xdp[0-9]+_xdp_xmit")
+[ "$before" -ge "$N" ] && pass "ndo_xdp_xmit counted $before frames" ||
+	fail "ndo_xdp_xmit counted" "$before"
+check_swap_under_traffic
+RONIC_XDP_CPUS="0 1" check_veth_redirect
+check "port still carries pings" ping -q -c 5 -i 0.2 "$ADDR_B4"
+finish
