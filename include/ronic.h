@@ -151,6 +151,8 @@ struct ronic_q_vector {
 	u16 v_idx;			/* index in adapter->q_vector[] */
 	u16 msix_vector;		/* device vector (EITR, IVAR) */
 	u32 itr_val;			/* EITR value */
+	u32 itr_packets;		/* since the last interrupt, for adaptive */
+	u32 itr_bytes;
 	char name[IFNAMSIZ + 16];
 };
 
@@ -183,6 +185,18 @@ struct ronic_hw_stats {
 	u64 tpt;
 	u64 mptc;
 	u64 bptc;
+	u64 prc[6];		/* 64, 65-127, ..., 1024-1522 bytes */
+	u64 ptc[6];
+};
+
+/* Counters of rings already released, so totals never go backwards. */
+struct ronic_base_stats {
+	u64 rx_packets;
+	u64 rx_bytes;
+	u64 rx_dropped;
+	u64 tx_packets;
+	u64 tx_bytes;
+	u64 tx_dropped;
 };
 
 enum ronic_state_bits {
@@ -206,12 +220,13 @@ struct ronic_adapter {
 	unsigned long state;
 	enum ronic_irq_mode irq_mode;
 	u16 num_vectors;		/* allocated interrupt vectors */
-	u16 num_q_vectors;
-	u16 num_queues;			/* active queue pairs */
+	u16 num_q_vectors;		/* allocated: one per possible queue pair */
+	u16 num_queues;			/* active queue pairs, and their vectors */
 	u16 max_queues;			/* what the vectors allow */
 	u16 tx_ring_count;
 	u16 rx_ring_count;
 	u32 itr_usecs;
+	bool itr_adaptive;
 
 	struct ronic_q_vector *q_vector[RONIC_MAX_QUEUES];
 	struct ronic_ring *tx_ring[RONIC_MAX_QUEUES];
@@ -222,6 +237,19 @@ struct ronic_adapter {
 	struct ronic_ring *xdp_ring[RONIC_NUM_HW_QUEUES];
 	u16 num_xdp_rings;
 	bool xdp_lock_key_held;		/* this adapter holds one key reference */
+
+	/* RSS as programmed: what ethtool -x shows and -X changes */
+	u32 rss_key[10];
+	u8 rss_reta[128];
+	bool rss_udp4;			/* hash UDP/IPv4 on ports too */
+	bool rss_udp6;
+
+	bool rx_pause;
+	bool tx_pause;
+	bool autoneg;
+	u32 advertising;		/* BIT(ETHTOOL_LINK_MODE_*) to advertise */
+	u16 forced_speed;		/* SPEED_* while autoneg is off */
+	u8 forced_duplex;
 
 	struct ronic_ro_state ro;
 	/* what was written to DCA_RXCTRL: QEMU's model reads it back as 0 */
@@ -240,6 +268,7 @@ struct ronic_adapter {
 	struct ronic_hw_stats hw_stats;
 	u64 tx_timeouts;
 	u64 resets;
+	struct ronic_base_stats base;	/* under stats_lock */
 
 	char other_name[IFNAMSIZ + 16];
 };
@@ -268,18 +297,39 @@ static inline union ronic_rx_desc *ronic_rx_desc(struct ronic_ring *ring,
 	return &((union ronic_rx_desc *)ring->desc)[i];
 }
 
+/*
+ * A complete set of rings for one configuration. A new set is built in
+ * full before the running one is taken down, so a failed allocation
+ * leaves the device as it was.
+ */
+struct ronic_ring_set {
+	struct ronic_ring *tx[RONIC_MAX_QUEUES];
+	struct ronic_ring *rx[RONIC_MAX_QUEUES];
+	struct ronic_ring *xdp[RONIC_NUM_HW_QUEUES];
+	u16 num_queues;
+	u16 num_xdp;
+	u16 tx_count;
+	u16 rx_count;
+};
+
 /* ronic_main.c */
 void ronic_schedule_reset(struct ronic_adapter *adapter);
+void ronic_set_default_reta(struct ronic_adapter *adapter);
 int ronic_reconfigure(struct ronic_adapter *adapter, u16 tx_count,
 		      u16 rx_count, u16 queues);
 
 /* ronic_ring.c */
 int ronic_ring_alloc_tx(struct ronic_ring *ring);
-int ronic_ring_alloc_rx(struct ronic_ring *ring);
 void ronic_ring_free_tx(struct ronic_ring *ring);
-void ronic_ring_free_rx(struct ronic_ring *ring);
 void ronic_ring_clean_tx(struct ronic_ring *ring);
 void ronic_ring_clean_rx(struct ronic_ring *ring);
+int ronic_rings_create(struct ronic_adapter *adapter, u16 queues,
+		       u16 tx_count, u16 rx_count, struct ronic_ring_set *set);
+void ronic_rings_destroy(struct ronic_ring_set *set);
+void ronic_rings_install(struct ronic_adapter *adapter,
+			 struct ronic_ring_set *set);
+void ronic_rings_uninstall(struct ronic_adapter *adapter,
+			   struct ronic_ring_set *set);
 
 /* ronic_ethtool.c */
 extern const struct ethtool_ops ronic_ethtool_ops;

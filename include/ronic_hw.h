@@ -56,7 +56,10 @@ void ronic_hw_get_tx_state(struct ronic_adapter *adapter,
 			   struct ronic_tx_queue_state *state);
 int ronic_hw_reset(struct ronic_adapter *adapter);
 void ronic_hw_init(struct ronic_adapter *adapter);
-int ronic_hw_restart_autoneg(struct ronic_adapter *adapter);
+int ronic_hw_setup_link(struct ronic_adapter *adapter);
+void ronic_hw_setup_flow_control(struct ronic_adapter *adapter);
+u32 ronic_hw_regs_len(void);
+void ronic_hw_get_regs(struct ronic_adapter *adapter, u32 *buf);
 void ronic_hw_release(struct ronic_adapter *adapter);
 int ronic_hw_read_mac(struct ronic_adapter *adapter, u8 *mac);
 void ronic_hw_set_rar(struct ronic_adapter *adapter, unsigned int index,
@@ -79,7 +82,7 @@ void ronic_hw_enable_rx(struct ronic_adapter *adapter, u32 max_frame);
 void ronic_hw_disable_rxtx(struct ronic_adapter *adapter);
 void ronic_hw_set_rx_features(struct ronic_adapter *adapter,
 			      netdev_features_t features);
-void ronic_hw_setup_rss(struct ronic_adapter *adapter, u16 queues);
+void ronic_hw_setup_rss(struct ronic_adapter *adapter);
 void ronic_hw_set_rx_mode(struct ronic_adapter *adapter,
 			  struct net_device *netdev);
 

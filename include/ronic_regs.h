@@ -43,6 +43,17 @@
 #define  RONIC_MDIC_READY	BIT(28)
 #define  RONIC_MDIC_ERROR	BIT(30)
 #define  RONIC_PHY_ADDR		1	/* the internal PHY of the 82576 */
+#define  RONIC_CTRL_SPD_SHIFT	8
+#define  RONIC_CTRL_FRCSPD	BIT(11)
+#define  RONIC_CTRL_FRCDPX	BIT(12)
+/* 802.3x flow control */
+#define RONIC_FCAL		0x00028
+#define RONIC_FCAH		0x0002C
+#define RONIC_FCT		0x00030
+#define RONIC_FCTTV		0x00170
+#define RONIC_FCRTL		0x02160
+#define RONIC_FCRTH		0x02168
+#define  RONIC_FCRTL_XONE	BIT(31)
 
 /* Legacy interrupt causes (ICR/IMS/IMC) */
 #define RONIC_ICR		0x000C0
@@ -174,6 +185,7 @@
 #define RONIC_XONTXC		0x0404C
 #define RONIC_XOFFRXC		0x04050
 #define RONIC_XOFFTXC		0x04054
+#define RONIC_PRC64		0x0405C	/* then 127, 255, 511, 1023, 1522 */
 #define RONIC_GPRC		0x04074
 #define RONIC_BPRC		0x04078
 #define RONIC_MPRC		0x0407C
@@ -193,6 +205,7 @@
 #define RONIC_TOTH		0x040CC
 #define RONIC_TPR		0x040D0
 #define RONIC_TPT		0x040D4
+#define RONIC_PTC64		0x040D8	/* then 127, 255, 511, 1023, 1522 */
 #define RONIC_MPTC		0x040F0
 #define RONIC_BPTC		0x040F4
 

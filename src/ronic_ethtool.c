@@ -7,6 +7,7 @@
 #include <linux/pci.h>
 
 #include "ronic.h"
+#include "ronic_hw.h"
 
 static void ronic_get_drvinfo(struct net_device *netdev,
 			      struct ethtool_drvinfo *info)
@@ -18,23 +19,39 @@ static void ronic_get_drvinfo(struct net_device *netdev,
 	strscpy(info->bus_info, pci_name(adapter->pdev), sizeof(info->bus_info));
 }
 
+/* Modes the PHY can advertise; adapter->advertising holds BIT(mode). */
+static const enum ethtool_link_mode_bit_indices ronic_link_modes[] = {
+	ETHTOOL_LINK_MODE_10baseT_Half_BIT,
+	ETHTOOL_LINK_MODE_10baseT_Full_BIT,
+	ETHTOOL_LINK_MODE_100baseT_Half_BIT,
+	ETHTOOL_LINK_MODE_100baseT_Full_BIT,
+	ETHTOOL_LINK_MODE_1000baseT_Full_BIT,
+};
+
 static int ronic_get_link_ksettings(struct net_device *netdev,
 				    struct ethtool_link_ksettings *cmd)
 {
 	struct ronic_adapter *adapter = netdev_priv(netdev);
+	unsigned int i;
 
 	ethtool_link_ksettings_zero_link_mode(cmd, supported);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_10baseT_Half_BIT, cmd->link_modes.supported);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_10baseT_Full_BIT, cmd->link_modes.supported);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_100baseT_Half_BIT, cmd->link_modes.supported);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_100baseT_Full_BIT, cmd->link_modes.supported);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_1000baseT_Full_BIT, cmd->link_modes.supported);
+	ethtool_link_ksettings_zero_link_mode(cmd, advertising);
+	for (i = 0; i < ARRAY_SIZE(ronic_link_modes); i++) {
+		linkmode_set_bit(ronic_link_modes[i], cmd->link_modes.supported);
+		if (adapter->autoneg && (adapter->advertising & BIT(ronic_link_modes[i])))
+			linkmode_set_bit(ronic_link_modes[i], cmd->link_modes.advertising);
+	}
 	linkmode_set_bit(ETHTOOL_LINK_MODE_Autoneg_BIT, cmd->link_modes.supported);
 	linkmode_set_bit(ETHTOOL_LINK_MODE_TP_BIT, cmd->link_modes.supported);
-	linkmode_copy(cmd->link_modes.advertising, cmd->link_modes.supported);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_Pause_BIT, cmd->link_modes.supported);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_Asym_Pause_BIT, cmd->link_modes.supported);
+	if (adapter->autoneg)
+		linkmode_set_bit(ETHTOOL_LINK_MODE_Autoneg_BIT,
+				 cmd->link_modes.advertising);
 
 	cmd->base.port = PORT_TP;
-	cmd->base.autoneg = AUTONEG_ENABLE;
+	cmd->base.phy_address = RONIC_PHY_ADDR;
+	cmd->base.autoneg = adapter->autoneg ? AUTONEG_ENABLE : AUTONEG_DISABLE;
 	if (netif_carrier_ok(netdev)) {
 		cmd->base.speed = adapter->link_speed;
 		cmd->base.duplex = adapter->link_full_duplex ? DUPLEX_FULL :
@@ -44,6 +61,145 @@ static int ronic_get_link_ksettings(struct net_device *netdev,
 		cmd->base.duplex = DUPLEX_UNKNOWN;
 	}
 	return 0;
+}
+
+static int ronic_set_link_ksettings(struct net_device *netdev,
+				    const struct ethtool_link_ksettings *cmd)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+	u32 advertising = 0;
+	unsigned int i;
+
+	if (cmd->base.autoneg == AUTONEG_ENABLE) {
+		for (i = 0; i < ARRAY_SIZE(ronic_link_modes); i++)
+			if (linkmode_test_bit(ronic_link_modes[i],
+					      cmd->link_modes.advertising))
+				advertising |= BIT(ronic_link_modes[i]);
+		if (!advertising) {
+			netdev_err(netdev, "no supported link mode to advertise\n");
+			return -EINVAL;
+		}
+		adapter->autoneg = true;
+		adapter->advertising = advertising;
+	} else {
+		if (cmd->base.speed != SPEED_10 && cmd->base.speed != SPEED_100 &&
+		    cmd->base.speed != SPEED_1000) {
+			netdev_err(netdev, "speed %u not supported: 10, 100 or 1000\n",
+				   cmd->base.speed);
+			return -EINVAL;
+		}
+		/* 1000BASE-T needs autonegotiation to pick master and slave. */
+		if (cmd->base.speed == SPEED_1000) {
+			netdev_err(netdev, "1000 Mb/s needs autonegotiation\n");
+			return -EINVAL;
+		}
+		if (cmd->base.duplex != DUPLEX_FULL && cmd->base.duplex != DUPLEX_HALF) {
+			netdev_err(netdev, "duplex must be full or half\n");
+			return -EINVAL;
+		}
+		adapter->autoneg = false;
+		adapter->forced_speed = cmd->base.speed;
+		adapter->forced_duplex = cmd->base.duplex;
+	}
+	return ronic_hw_setup_link(adapter);
+}
+
+static void ronic_get_pauseparam(struct net_device *netdev,
+				 struct ethtool_pauseparam *pause)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	pause->autoneg = AUTONEG_DISABLE;
+	pause->rx_pause = adapter->rx_pause;
+	pause->tx_pause = adapter->tx_pause;
+}
+
+static int ronic_set_pauseparam(struct net_device *netdev,
+				struct ethtool_pauseparam *pause)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	if (pause->autoneg) {
+		netdev_err(netdev, "pause autonegotiation is not supported: set rx and tx\n");
+		return -EOPNOTSUPP;
+	}
+	adapter->rx_pause = pause->rx_pause;
+	adapter->tx_pause = pause->tx_pause;
+	ronic_hw_setup_flow_control(adapter);
+	return 0;
+}
+
+static void ronic_get_pause_stats(struct net_device *netdev,
+				  struct ethtool_pause_stats *stats)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	spin_lock_bh(&adapter->stats_lock);
+	stats->tx_pause_frames = adapter->hw_stats.xofftxc + adapter->hw_stats.xontxc;
+	stats->rx_pause_frames = adapter->hw_stats.xoffrxc + adapter->hw_stats.xonrxc;
+	spin_unlock_bh(&adapter->stats_lock);
+}
+
+static void ronic_get_eth_mac_stats(struct net_device *netdev,
+				    struct ethtool_eth_mac_stats *mac)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+	const struct ronic_hw_stats *hw = &adapter->hw_stats;
+
+	spin_lock_bh(&adapter->stats_lock);
+	mac->FramesTransmittedOK = hw->gptc;
+	mac->FramesReceivedOK = hw->gprc;
+	mac->FrameCheckSequenceErrors = hw->crcerrs;
+	mac->AlignmentErrors = hw->algnerrc;
+	mac->OctetsTransmittedOK = hw->gotc;
+	mac->OctetsReceivedOK = hw->gorc;
+	mac->MulticastFramesXmittedOK = hw->mptc;
+	mac->BroadcastFramesXmittedOK = hw->bptc;
+	mac->MulticastFramesReceivedOK = hw->mprc;
+	mac->BroadcastFramesReceivedOK = hw->bprc;
+	mac->FrameTooLongErrors = hw->roc;
+	mac->SingleCollisionFrames = hw->colc;
+	spin_unlock_bh(&adapter->stats_lock);
+}
+
+static const struct ethtool_rmon_hist_range ronic_rmon_ranges[] = {
+	{ 0, 64 }, { 65, 127 }, { 128, 255 }, { 256, 511 },
+	{ 512, 1023 }, { 1024, 1522 }, { }
+};
+
+static void ronic_get_rmon_stats(struct net_device *netdev,
+				 struct ethtool_rmon_stats *rmon,
+				 const struct ethtool_rmon_hist_range **ranges)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+	const struct ronic_hw_stats *hw = &adapter->hw_stats;
+	unsigned int i;
+
+	spin_lock_bh(&adapter->stats_lock);
+	rmon->undersize_pkts = hw->ruc;
+	rmon->oversize_pkts = hw->roc;
+	rmon->fragments = hw->rfc;
+	rmon->jabbers = hw->rjc;
+	for (i = 0; i < ARRAY_SIZE(hw->prc); i++) {
+		rmon->hist[i] = hw->prc[i];
+		rmon->hist_tx[i] = hw->ptc[i];
+	}
+	spin_unlock_bh(&adapter->stats_lock);
+	*ranges = ronic_rmon_ranges;
+}
+
+static int ronic_get_regs_len(struct net_device *netdev)
+{
+	return ronic_hw_regs_len();
+}
+
+static void ronic_get_regs(struct net_device *netdev, struct ethtool_regs *regs,
+			   void *buf)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	regs->version = 1;
+	ronic_hw_get_regs(adapter, buf);
 }
 
 static void ronic_get_ringparam(struct net_device *netdev,
@@ -57,6 +213,31 @@ static void ronic_get_ringparam(struct net_device *netdev,
 	ring->tx_max_pending = RONIC_MAX_RING;
 	ring->rx_pending = adapter->rx_ring_count;
 	ring->tx_pending = adapter->tx_ring_count;
+}
+
+static int ronic_set_ringparam(struct net_device *netdev,
+			       struct ethtool_ringparam *ring,
+			       struct kernel_ethtool_ringparam *kring,
+			       struct netlink_ext_ack *extack)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	if (ring->rx_mini_pending || ring->rx_jumbo_pending) {
+		NL_SET_ERR_MSG_MOD(extack, "no mini or jumbo rings");
+		return -EINVAL;
+	}
+	if (ring->tx_pending < RONIC_MIN_RING || ring->rx_pending < RONIC_MIN_RING ||
+	    !IS_ALIGNED(ring->tx_pending, RONIC_RING_ALIGN) ||
+	    !IS_ALIGNED(ring->rx_pending, RONIC_RING_ALIGN)) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "ring sizes must be %u to %u, multiples of %u",
+				       RONIC_MIN_RING, RONIC_MAX_RING, RONIC_RING_ALIGN);
+		return -EINVAL;
+	}
+	if (ring->tx_pending == adapter->tx_ring_count &&
+	    ring->rx_pending == adapter->rx_ring_count)
+		return 0;
+	return ronic_reconfigure(adapter, ring->tx_pending, ring->rx_pending,
+				 adapter->num_queues);
 }
 
 static void ronic_get_channels(struct net_device *netdev,
@@ -273,12 +454,282 @@ static int ronic_set_priv_flags(struct net_device *netdev, u32 flags)
 	return ronic_ro_set_flags(adapter, flags & RONIC_RO_ALL);
 }
 
+static int ronic_set_channels(struct net_device *netdev,
+			      struct ethtool_channels *ch)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+	unsigned int i;
+	u16 old;
+	int err;
+
+	if (ch->rx_count || ch->tx_count) {
+		netdev_err(netdev, "only combined channels: use ethtool -L %s combined N\n",
+			   netdev->name);
+		return -EINVAL;
+	}
+	if (!ch->combined_count || ch->combined_count > adapter->max_queues) {
+		netdev_err(netdev, "combined must be 1 to %u\n", adapter->max_queues);
+		return -EINVAL;
+	}
+	if (ch->other_count != (adapter->irq_mode == RONIC_IRQ_MSIX ? 1 : 0)) {
+		netdev_err(netdev, "the other-causes vector cannot change\n");
+		return -EINVAL;
+	}
+	if (ch->combined_count == adapter->num_queues)
+		return 0;
+	/* A table the user set keeps its entries: they must stay valid. */
+	if (netif_is_rxfh_configured(netdev)) {
+		for (i = 0; i < ARRAY_SIZE(adapter->rss_reta); i++) {
+			if (adapter->rss_reta[i] >= ch->combined_count) {
+				netdev_err(netdev, "RSS indirection table uses queue %u: reset it first (ethtool -X %s default)\n",
+					   adapter->rss_reta[i], netdev->name);
+				return -EINVAL;
+			}
+		}
+	}
+
+	old = adapter->num_queues;
+	err = ronic_reconfigure(adapter, adapter->tx_ring_count,
+				adapter->rx_ring_count, ch->combined_count);
+	if (err)
+		return err;
+	if (!netif_is_rxfh_configured(netdev)) {
+		ronic_set_default_reta(adapter);
+		ronic_hw_setup_rss(adapter);
+	}
+	netdev_info(netdev, "%u -> %u queue pairs\n", old, adapter->num_queues);
+	return 0;
+}
+
+#define RONIC_MAX_ITR_USECS	(RONIC_EITR_INTERVAL_MASK >> 2)
+
+static int ronic_get_coalesce(struct net_device *netdev,
+			      struct ethtool_coalesce *ec,
+			      struct kernel_ethtool_coalesce *kec,
+			      struct netlink_ext_ack *extack)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	ec->rx_coalesce_usecs = adapter->itr_usecs;
+	ec->tx_coalesce_usecs = adapter->itr_usecs;
+	ec->use_adaptive_rx_coalesce = adapter->itr_adaptive;
+	ec->use_adaptive_tx_coalesce = adapter->itr_adaptive;
+	return 0;
+}
+
+static int ronic_set_coalesce(struct net_device *netdev,
+			      struct ethtool_coalesce *ec,
+			      struct kernel_ethtool_coalesce *kec,
+			      struct netlink_ext_ack *extack)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+	u32 usecs = ec->rx_coalesce_usecs;
+	unsigned int v;
+
+	/* One vector serves a queue pair: rx and tx share its interval. */
+	if (ec->tx_coalesce_usecs != adapter->itr_usecs &&
+	    ec->tx_coalesce_usecs != usecs) {
+		if (usecs != adapter->itr_usecs) {
+			NL_SET_ERR_MSG_MOD(extack, "rx and tx share a vector: one value");
+			return -EINVAL;
+		}
+		usecs = ec->tx_coalesce_usecs;
+	}
+	if (usecs > RONIC_MAX_ITR_USECS) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "usecs must be 0 to %u",
+				       RONIC_MAX_ITR_USECS);
+		return -EINVAL;
+	}
+	if (ec->use_adaptive_rx_coalesce != ec->use_adaptive_tx_coalesce) {
+		NL_SET_ERR_MSG_MOD(extack, "adaptive-rx and adaptive-tx go together");
+		return -EINVAL;
+	}
+
+	adapter->itr_usecs = usecs;
+	adapter->itr_adaptive = ec->use_adaptive_rx_coalesce;
+	for (v = 0; v < adapter->num_q_vectors; v++) {
+		adapter->q_vector[v]->itr_val = usecs << 2;
+		if (netif_running(netdev))
+			ronic_hw_write_itr(adapter, adapter->q_vector[v]);
+	}
+	return 0;
+}
+
+static u32 ronic_get_rxfh_key_size(struct net_device *netdev)
+{
+	return RONIC_RSS_KEY_BYTES;
+}
+
+static u32 ronic_get_rxfh_indir_size(struct net_device *netdev)
+{
+	return RONIC_RETA_ENTRIES;
+}
+
+static int ronic_get_rxfh(struct net_device *netdev,
+			  struct ethtool_rxfh_param *rxfh)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+	unsigned int i;
+
+	rxfh->hfunc = ETH_RSS_HASH_TOP;
+	if (rxfh->key)
+		memcpy(rxfh->key, adapter->rss_key, RONIC_RSS_KEY_BYTES);
+	if (rxfh->indir)
+		for (i = 0; i < RONIC_RETA_ENTRIES; i++)
+			rxfh->indir[i] = adapter->rss_reta[i];
+	return 0;
+}
+
+static int ronic_set_rxfh(struct net_device *netdev,
+			  struct ethtool_rxfh_param *rxfh,
+			  struct netlink_ext_ack *extack)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+	unsigned int i;
+
+	if (rxfh->hfunc != ETH_RSS_HASH_NO_CHANGE && rxfh->hfunc != ETH_RSS_HASH_TOP) {
+		NL_SET_ERR_MSG_MOD(extack, "only the Toeplitz hash is supported");
+		return -EOPNOTSUPP;
+	}
+	if (rxfh->indir) {
+		for (i = 0; i < RONIC_RETA_ENTRIES; i++) {
+			if (rxfh->indir[i] >= adapter->num_queues) {
+				NL_SET_ERR_MSG_FMT_MOD(extack, "no queue %u (%u queues)",
+						       rxfh->indir[i], adapter->num_queues);
+				return -EINVAL;
+			}
+		}
+		for (i = 0; i < RONIC_RETA_ENTRIES; i++)
+			adapter->rss_reta[i] = rxfh->indir[i];
+	}
+	if (rxfh->key)
+		memcpy(adapter->rss_key, rxfh->key, RONIC_RSS_KEY_BYTES);
+	ronic_hw_setup_rss(adapter);
+	return 0;
+}
+
+static int ronic_get_rxfh_fields(struct ronic_adapter *adapter,
+				 struct ethtool_rxnfc *cmd)
+{
+	cmd->data = 0;
+	switch (cmd->flow_type) {
+	case TCP_V4_FLOW:
+	case TCP_V6_FLOW:
+		cmd->data = RXH_IP_SRC | RXH_IP_DST | RXH_L4_B_0_1 | RXH_L4_B_2_3;
+		break;
+	case UDP_V4_FLOW:
+		cmd->data = RXH_IP_SRC | RXH_IP_DST;
+		if (adapter->rss_udp4)
+			cmd->data |= RXH_L4_B_0_1 | RXH_L4_B_2_3;
+		break;
+	case UDP_V6_FLOW:
+		cmd->data = RXH_IP_SRC | RXH_IP_DST;
+		if (adapter->rss_udp6)
+			cmd->data |= RXH_L4_B_0_1 | RXH_L4_B_2_3;
+		break;
+	case SCTP_V4_FLOW:
+	case AH_ESP_V4_FLOW:
+	case IPV4_FLOW:
+	case SCTP_V6_FLOW:
+	case AH_ESP_V6_FLOW:
+	case IPV6_FLOW:
+		cmd->data = RXH_IP_SRC | RXH_IP_DST;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int ronic_get_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *cmd,
+			   u32 *rule_locs)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	switch (cmd->cmd) {
+	case ETHTOOL_GRXRINGS:
+		cmd->data = adapter->num_queues;
+		return 0;
+	case ETHTOOL_GRXFH:
+		return ronic_get_rxfh_fields(adapter, cmd);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+#define RONIC_RXH_L3	(RXH_IP_SRC | RXH_IP_DST)
+#define RONIC_RXH_L4	(RONIC_RXH_L3 | RXH_L4_B_0_1 | RXH_L4_B_2_3)
+
+static int ronic_set_rxfh_fields(struct ronic_adapter *adapter,
+				 struct ethtool_rxnfc *cmd)
+{
+	struct net_device *netdev = adapter->netdev;
+	bool *udp = NULL;
+
+	switch (cmd->flow_type) {
+	case TCP_V4_FLOW:
+	case TCP_V6_FLOW:
+		if (cmd->data != RONIC_RXH_L4)
+			goto unsupported;
+		return 0;
+	case UDP_V4_FLOW:
+		udp = &adapter->rss_udp4;
+		break;
+	case UDP_V6_FLOW:
+		udp = &adapter->rss_udp6;
+		break;
+	default:
+		if (cmd->data != RONIC_RXH_L3)
+			goto unsupported;
+		return 0;
+	}
+	if (cmd->data == RONIC_RXH_L4)
+		*udp = true;
+	else if (cmd->data == RONIC_RXH_L3)
+		*udp = false;
+	else
+		goto unsupported;
+	ronic_hw_setup_rss(adapter);
+	return 0;
+
+unsupported:
+	netdev_err(netdev, "hash fields not supported for this flow type: TCP hashes on sdfn, UDP on sd or sdfn, the rest on sd\n");
+	return -EINVAL;
+}
+
+static int ronic_set_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *cmd)
+{
+	if (cmd->cmd == ETHTOOL_SRXFH)
+		return ronic_set_rxfh_fields(netdev_priv(netdev), cmd);
+	return -EOPNOTSUPP;
+}
+
 const struct ethtool_ops ronic_ethtool_ops = {
+	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
+				     ETHTOOL_COALESCE_USE_ADAPTIVE,
 	.get_drvinfo		= ronic_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_link_ksettings	= ronic_get_link_ksettings,
+	.set_link_ksettings	= ronic_set_link_ksettings,
+	.get_pauseparam		= ronic_get_pauseparam,
+	.set_pauseparam		= ronic_set_pauseparam,
+	.get_pause_stats	= ronic_get_pause_stats,
+	.get_eth_mac_stats	= ronic_get_eth_mac_stats,
+	.get_rmon_stats		= ronic_get_rmon_stats,
+	.get_regs_len		= ronic_get_regs_len,
+	.get_regs		= ronic_get_regs,
 	.get_ringparam		= ronic_get_ringparam,
+	.set_ringparam		= ronic_set_ringparam,
 	.get_channels		= ronic_get_channels,
+	.set_channels		= ronic_set_channels,
+	.get_coalesce		= ronic_get_coalesce,
+	.set_coalesce		= ronic_set_coalesce,
+	.get_rxfh_key_size	= ronic_get_rxfh_key_size,
+	.get_rxfh_indir_size	= ronic_get_rxfh_indir_size,
+	.get_rxfh		= ronic_get_rxfh,
+	.set_rxfh		= ronic_set_rxfh,
+	.get_rxnfc		= ronic_get_rxnfc,
+	.set_rxnfc		= ronic_set_rxnfc,
 	.get_sset_count		= ronic_get_sset_count,
 	.get_ethtool_stats	= ronic_get_ethtool_stats,
 	.get_strings		= ronic_get_strings,

@@ -99,16 +99,59 @@ static int ronic_hw_phy_write(struct ronic_adapter *adapter, u32 reg, u16 val)
 }
 
 /**
- * ronic_hw_restart_autoneg - advertise every mode and renegotiate the link
- * @adapter: the device
+ * ronic_hw_setup_link - autonegotiate what the adapter advertises, or force
+ * @adapter: the device, with autoneg, advertising or the forced mode set
  *
  * Return: 0, or a negative errno if the PHY did not take the command.
  */
-int ronic_hw_restart_autoneg(struct ronic_adapter *adapter)
+int ronic_hw_setup_link(struct ronic_adapter *adapter)
 {
-	return ronic_hw_phy_write(adapter, MII_BMCR, BMCR_ANENABLE |
-				  BMCR_ANRESTART | BMCR_SPEED1000 |
-				  BMCR_FULLDPLX);
+	u32 ctrl = ronic_rd32(adapter, RONIC_CTRL);
+	u16 adv = ADVERTISE_CSMA, adv1000 = 0, bmcr;
+	u32 modes = adapter->advertising;
+	int err;
+
+	ctrl &= ~(RONIC_CTRL_FRCSPD | RONIC_CTRL_FRCDPX | RONIC_CTRL_FD |
+		  (3 << RONIC_CTRL_SPD_SHIFT));
+	if (!adapter->autoneg) {
+		/* MAC and PHY forced alike. */
+		bmcr = adapter->forced_duplex == DUPLEX_FULL ? BMCR_FULLDPLX : 0;
+		ctrl |= RONIC_CTRL_FRCSPD | RONIC_CTRL_FRCDPX;
+		if (adapter->forced_duplex == DUPLEX_FULL)
+			ctrl |= RONIC_CTRL_FD;
+		if (adapter->forced_speed == SPEED_1000) {
+			ctrl |= 2 << RONIC_CTRL_SPD_SHIFT;
+			bmcr |= BMCR_SPEED1000;
+		} else if (adapter->forced_speed == SPEED_100) {
+			ctrl |= 1 << RONIC_CTRL_SPD_SHIFT;
+			bmcr |= BMCR_SPEED100;
+		}
+		ronic_wr32(adapter, RONIC_CTRL, ctrl | RONIC_CTRL_SLU);
+		return ronic_hw_phy_write(adapter, MII_BMCR, bmcr);
+	}
+
+	ronic_wr32(adapter, RONIC_CTRL, ctrl | RONIC_CTRL_SLU);
+	if (modes & BIT(ETHTOOL_LINK_MODE_10baseT_Half_BIT))
+		adv |= ADVERTISE_10HALF;
+	if (modes & BIT(ETHTOOL_LINK_MODE_10baseT_Full_BIT))
+		adv |= ADVERTISE_10FULL;
+	if (modes & BIT(ETHTOOL_LINK_MODE_100baseT_Half_BIT))
+		adv |= ADVERTISE_100HALF;
+	if (modes & BIT(ETHTOOL_LINK_MODE_100baseT_Full_BIT))
+		adv |= ADVERTISE_100FULL;
+	if (modes & BIT(ETHTOOL_LINK_MODE_1000baseT_Full_BIT))
+		adv1000 |= ADVERTISE_1000FULL;
+	if (adapter->rx_pause)
+		adv |= ADVERTISE_PAUSE_CAP;
+	if (adapter->tx_pause != adapter->rx_pause)
+		adv |= ADVERTISE_PAUSE_ASYM;
+	err = ronic_hw_phy_write(adapter, MII_ADVERTISE, adv);
+	if (!err)
+		err = ronic_hw_phy_write(adapter, MII_CTRL1000, adv1000);
+	if (!err)
+		err = ronic_hw_phy_write(adapter, MII_BMCR, BMCR_ANENABLE |
+					 BMCR_ANRESTART);
+	return err;
 }
 
 /**
@@ -139,8 +182,9 @@ void ronic_hw_init(struct ronic_adapter *adapter)
 		   RONIC_CTRL_EXT_DRV_LOAD | RONIC_CTRL_EXT_PFRSTD);
 	ronic_flush(adapter);
 
-	if (ronic_hw_restart_autoneg(adapter))
-		dev_warn(&adapter->pdev->dev, "PHY did not accept autonegotiation restart\n");
+	ronic_hw_setup_flow_control(adapter);
+	if (ronic_hw_setup_link(adapter))
+		dev_warn(&adapter->pdev->dev, "PHY did not accept the link setup\n");
 }
 
 /**
@@ -460,31 +504,58 @@ void ronic_hw_set_rx_features(struct ronic_adapter *adapter,
 }
 
 /**
- * ronic_hw_setup_rss - spread received flows over the active queues
- * @adapter: the device
- * @queues: active rx queues
+ * ronic_hw_setup_rss - program the key, the indirection table and the hashes
+ * @adapter: the device, with rss_key, rss_reta and the UDP choices set
  */
-void ronic_hw_setup_rss(struct ronic_adapter *adapter, u16 queues)
+void ronic_hw_setup_rss(struct ronic_adapter *adapter)
 {
-	u32 key[RONIC_RSS_KEY_BYTES / 4];
 	unsigned int i, j;
-	u32 reta;
+	u32 reta, mrqc;
 
-	netdev_rss_key_fill(key, sizeof(key));
-	for (i = 0; i < ARRAY_SIZE(key); i++)
-		ronic_wr32(adapter, RONIC_RSSRK(i), key[i]);
+	for (i = 0; i < ARRAY_SIZE(adapter->rss_key); i++)
+		ronic_wr32(adapter, RONIC_RSSRK(i), adapter->rss_key[i]);
 
 	for (i = 0; i < RONIC_RETA_ENTRIES / 4; i++) {
 		reta = 0;
 		for (j = 0; j < 4; j++)
-			reta |= ethtool_rxfh_indir_default(i * 4 + j, queues) << (8 * j);
+			reta |= adapter->rss_reta[i * 4 + j] << (8 * j);
 		ronic_wr32(adapter, RONIC_RETA(i), reta);
 	}
 
-	ronic_wr32(adapter, RONIC_MRQC, RONIC_MRQC_RSS_ENABLE |
-		   RONIC_MRQC_RSS_IPV4 | RONIC_MRQC_RSS_IPV4_TCP |
-		   RONIC_MRQC_RSS_IPV6 | RONIC_MRQC_RSS_IPV6_TCP |
-		   RONIC_MRQC_RSS_IPV6_EX | RONIC_MRQC_RSS_IPV6_TCP_EX);
+	mrqc = RONIC_MRQC_RSS_ENABLE | RONIC_MRQC_RSS_IPV4 |
+	       RONIC_MRQC_RSS_IPV4_TCP | RONIC_MRQC_RSS_IPV6 |
+	       RONIC_MRQC_RSS_IPV6_TCP | RONIC_MRQC_RSS_IPV6_EX |
+	       RONIC_MRQC_RSS_IPV6_TCP_EX;
+	if (adapter->rss_udp4)
+		mrqc |= RONIC_MRQC_RSS_IPV4_UDP;
+	if (adapter->rss_udp6)
+		mrqc |= RONIC_MRQC_RSS_IPV6_UDP;
+	ronic_wr32(adapter, RONIC_MRQC, mrqc);
+}
+
+/**
+ * ronic_hw_setup_flow_control - 802.3x pause as the adapter asks
+ * @adapter: the device, with rx_pause and tx_pause set
+ */
+void ronic_hw_setup_flow_control(struct ronic_adapter *adapter)
+{
+	u32 ctrl = ronic_rd32(adapter, RONIC_CTRL);
+
+	/* The 802.3x pause destination address and type. */
+	ronic_wr32(adapter, RONIC_FCAL, 0x00C28001);
+	ronic_wr32(adapter, RONIC_FCAH, 0x0100);
+	ronic_wr32(adapter, RONIC_FCT, 0x8808);
+	ronic_wr32(adapter, RONIC_FCTTV, 0xFFFF);
+	/* XOFF with 16 KB of the 64 KB rx buffer left, XON at 24 KB. */
+	ronic_wr32(adapter, RONIC_FCRTH, 0xBFF0);
+	ronic_wr32(adapter, RONIC_FCRTL, 0xA000 | RONIC_FCRTL_XONE);
+
+	ctrl &= ~(RONIC_CTRL_RFCE | RONIC_CTRL_TFCE);
+	if (adapter->rx_pause)
+		ctrl |= RONIC_CTRL_RFCE;
+	if (adapter->tx_pause)
+		ctrl |= RONIC_CTRL_TFCE;
+	ronic_wr32(adapter, RONIC_CTRL, ctrl);
 }
 
 /* Multicast table index with MO = 0: bits 47:36 of the address. */
@@ -687,6 +758,8 @@ static u64 ronic_hw_rd64(struct ronic_adapter *adapter, u32 lo, u32 hi)
 void ronic_hw_update_stats(struct ronic_adapter *adapter,
 			   struct ronic_hw_stats *stats)
 {
+	unsigned int i;
+
 	stats->crcerrs += ronic_rd32(adapter, RONIC_CRCERRS);
 	stats->algnerrc += ronic_rd32(adapter, RONIC_ALGNERRC);
 	stats->rxerrc += ronic_rd32(adapter, RONIC_RXERRC);
@@ -714,4 +787,66 @@ void ronic_hw_update_stats(struct ronic_adapter *adapter,
 	stats->tpt += ronic_rd32(adapter, RONIC_TPT);
 	stats->mptc += ronic_rd32(adapter, RONIC_MPTC);
 	stats->bptc += ronic_rd32(adapter, RONIC_BPTC);
+	for (i = 0; i < ARRAY_SIZE(stats->prc); i++) {
+		stats->prc[i] += ronic_rd32(adapter, RONIC_PRC64 + 4 * i);
+		stats->ptc[i] += ronic_rd32(adapter, RONIC_PTC64 + 4 * i);
+	}
+}
+
+/* Global registers in the dump, then 16 per-queue blocks. */
+static const u32 ronic_hw_dump_global[] = {
+	RONIC_CTRL, RONIC_STATUS, RONIC_CTRL_EXT, RONIC_RCTL, RONIC_TCTL,
+	RONIC_RXCSUM, RONIC_RLPML, RONIC_MRQC, RONIC_GPIE, RONIC_EIMS,
+	RONIC_IMS, RONIC_IVAR_MISC, RONIC_IVAR(0), RONIC_IVAR(1),
+	RONIC_IVAR(2), RONIC_IVAR(3), RONIC_IVAR(4), RONIC_IVAR(5),
+	RONIC_IVAR(6), RONIC_IVAR(7), RONIC_FCRTL, RONIC_FCRTH,
+};
+
+#define RONIC_HW_DUMP_PER_QUEUE	17
+
+/**
+ * ronic_hw_regs_len - bytes of the register dump
+ *
+ * Return: the size ronic_hw_get_regs() fills.
+ */
+u32 ronic_hw_regs_len(void)
+{
+	return sizeof(u32) * (ARRAY_SIZE(ronic_hw_dump_global) +
+			      RONIC_NUM_HW_QUEUES * RONIC_HW_DUMP_PER_QUEUE);
+}
+
+/**
+ * ronic_hw_get_regs - the register dump of ethtool -d
+ * @adapter: the device
+ * @buf: ronic_hw_regs_len() bytes
+ *
+ * Per queue: RDBAL, RDBAH, RDLEN, RDH, RDT, RXDCTL, SRRCTL, DCA_RXCTRL as
+ * read, DCA_RXCTRL as written (QEMU's model reads it as 0), TDBAL, TDBAH,
+ * TDLEN, TDH, TDT, TXDCTL, DCA_TXCTRL, EITR of the vector of that index.
+ */
+void ronic_hw_get_regs(struct ronic_adapter *adapter, u32 *buf)
+{
+	unsigned int i, q;
+
+	for (i = 0; i < ARRAY_SIZE(ronic_hw_dump_global); i++)
+		*buf++ = ronic_rd32(adapter, ronic_hw_dump_global[i]);
+	for (q = 0; q < RONIC_NUM_HW_QUEUES; q++) {
+		*buf++ = ronic_rd32(adapter, RONIC_RDBAL(q));
+		*buf++ = ronic_rd32(adapter, RONIC_RDBAH(q));
+		*buf++ = ronic_rd32(adapter, RONIC_RDLEN(q));
+		*buf++ = ronic_rd32(adapter, RONIC_RDH(q));
+		*buf++ = ronic_rd32(adapter, RONIC_RDT(q));
+		*buf++ = ronic_rd32(adapter, RONIC_RXDCTL(q));
+		*buf++ = ronic_rd32(adapter, RONIC_SRRCTL(q));
+		*buf++ = ronic_rd32(adapter, RONIC_DCA_RXCTRL(q));
+		*buf++ = adapter->dca_rxctrl_shadow[q];
+		*buf++ = ronic_rd32(adapter, RONIC_TDBAL(q));
+		*buf++ = ronic_rd32(adapter, RONIC_TDBAH(q));
+		*buf++ = ronic_rd32(adapter, RONIC_TDLEN(q));
+		*buf++ = ronic_rd32(adapter, RONIC_TDH(q));
+		*buf++ = ronic_rd32(adapter, RONIC_TDT(q));
+		*buf++ = ronic_rd32(adapter, RONIC_TXDCTL(q));
+		*buf++ = ronic_rd32(adapter, RONIC_DCA_TXCTRL(q));
+		*buf++ = ronic_rd32(adapter, RONIC_EITR(q < 10 ? q : 0));
+	}
 }

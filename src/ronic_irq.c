@@ -74,25 +74,6 @@ static int ronic_alloc_vectors(struct ronic_adapter *adapter, bool allow_msix)
 	return 0;
 }
 
-static struct ronic_ring *ronic_alloc_ring(struct ronic_adapter *adapter,
-					   struct ronic_q_vector *qv, u16 idx,
-					   u16 count)
-{
-	struct ronic_ring *ring = kzalloc(sizeof(*ring), GFP_KERNEL);
-
-	if (!ring)
-		return NULL;
-	ring->q_vector = qv;
-	ring->netdev = adapter->netdev;
-	ring->dma = &adapter->dma;
-	ring->queue_index = idx;
-	ring->reg_idx = idx;
-	ring->count = count;
-	u64_stats_init(&ring->syncp);
-	u64_stats_init(&ring->xmit_syncp);
-	return ring;
-}
-
 static void ronic_free_q_vector(struct ronic_adapter *adapter, u16 v)
 {
 	struct ronic_q_vector *qv = adapter->q_vector[v];
@@ -100,10 +81,6 @@ static void ronic_free_q_vector(struct ronic_adapter *adapter, u16 v)
 	if (!qv)
 		return;
 	netif_napi_del(&qv->napi);
-	adapter->tx_ring[v] = NULL;
-	adapter->rx_ring[v] = NULL;
-	kfree(qv->tx_ring);
-	kfree(qv->rx_ring);
 	kfree(qv);
 	adapter->q_vector[v] = NULL;
 }
@@ -121,20 +98,11 @@ static int ronic_alloc_q_vector(struct ronic_adapter *adapter, u16 v)
 	qv->itr_val = adapter->itr_usecs << 2;
 	netif_napi_add(adapter->netdev, &qv->napi, ronic_napi_poll);
 	adapter->q_vector[v] = qv;
-
-	qv->tx_ring = ronic_alloc_ring(adapter, qv, v, adapter->tx_ring_count);
-	qv->rx_ring = ronic_alloc_ring(adapter, qv, v, adapter->rx_ring_count);
-	adapter->tx_ring[v] = qv->tx_ring;
-	adapter->rx_ring[v] = qv->rx_ring;
-	if (!qv->tx_ring || !qv->rx_ring) {
-		ronic_free_q_vector(adapter, v);
-		return -ENOMEM;
-	}
 	return 0;
 }
 
 /**
- * ronic_irq_init - allocate interrupt vectors and one queue vector per queue pair
+ * ronic_irq_init - interrupt vectors, and a queue vector per possible queue pair
  * @adapter: the device
  * @allow_msix: false to force the single-vector fallback
  *
@@ -150,15 +118,13 @@ int ronic_irq_init(struct ronic_adapter *adapter, bool allow_msix)
 		return err;
 
 	adapter->num_queues = adapter->max_queues;
-	adapter->num_q_vectors = adapter->num_queues;
+	adapter->num_q_vectors = adapter->max_queues;
 	adapter->eims_other = adapter->irq_mode == RONIC_IRQ_MSIX ?
 			      BIT(RONIC_OTHER_VECTOR) : 0;
-	adapter->eims_queues = 0;
 	for (v = 0; v < adapter->num_q_vectors; v++) {
 		err = ronic_alloc_q_vector(adapter, v);
 		if (err)
 			goto err_free;
-		adapter->eims_queues |= adapter->q_vector[v]->eims;
 	}
 	return 0;
 

@@ -6,6 +6,7 @@
  */
 #include <linux/bpf.h>
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
 #include <linux/if_vlan.h>
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -35,43 +36,6 @@ static u32 ronic_max_frame(const struct net_device *netdev)
 	return netdev->mtu + ETH_HLEN + ETH_FCS_LEN + VLAN_HLEN;
 }
 
-static int ronic_alloc_rings(struct ronic_adapter *adapter)
-{
-	u16 q;
-	int err;
-
-	for (q = 0; q < adapter->num_queues; q++) {
-		adapter->tx_ring[q]->count = adapter->tx_ring_count;
-		adapter->rx_ring[q]->count = adapter->rx_ring_count;
-		err = ronic_ring_alloc_tx(adapter->tx_ring[q]);
-		if (err)
-			goto err_unwind;
-		err = ronic_ring_alloc_rx(adapter->rx_ring[q]);
-		if (err) {
-			ronic_ring_free_tx(adapter->tx_ring[q]);
-			goto err_unwind;
-		}
-	}
-	return 0;
-
-err_unwind:
-	while (q--) {
-		ronic_ring_free_rx(adapter->rx_ring[q]);
-		ronic_ring_free_tx(adapter->tx_ring[q]);
-	}
-	return err;
-}
-
-static void ronic_free_rings(struct ronic_adapter *adapter)
-{
-	u16 q;
-
-	for (q = 0; q < adapter->num_queues; q++) {
-		ronic_ring_free_rx(adapter->rx_ring[q]);
-		ronic_ring_free_tx(adapter->tx_ring[q]);
-	}
-}
-
 static void ronic_configure(struct ronic_adapter *adapter)
 {
 	struct net_device *netdev = adapter->netdev;
@@ -81,7 +45,7 @@ static void ronic_configure(struct ronic_adapter *adapter)
 	ronic_hw_set_rar(adapter, 0, netdev->dev_addr);
 	ronic_hw_set_rx_mode(adapter, netdev);
 	ronic_hw_set_rx_features(adapter, netdev->features);
-	ronic_hw_setup_rss(adapter, adapter->num_queues);
+	ronic_hw_setup_rss(adapter);
 
 	if (adapter->irq_mode == RONIC_IRQ_MSIX)
 		ronic_hw_setup_msix(adapter);
@@ -103,6 +67,18 @@ static void ronic_configure(struct ronic_adapter *adapter)
 	ronic_hw_enable_rx(adapter, ronic_max_frame(netdev));
 }
 
+/**
+ * ronic_set_default_reta - spread the indirection table over the queues
+ * @adapter: the device, with num_queues set
+ */
+void ronic_set_default_reta(struct ronic_adapter *adapter)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(adapter->rss_reta); i++)
+		adapter->rss_reta[i] = ethtool_rxfh_indir_default(i, adapter->num_queues);
+}
+
 static void ronic_up(struct ronic_adapter *adapter)
 {
 	struct net_device *netdev = adapter->netdev;
@@ -112,7 +88,7 @@ static void ronic_up(struct ronic_adapter *adapter)
 	ronic_configure(adapter);
 
 	clear_bit(RONIC_STATE_DOWN, &adapter->state);
-	for (v = 0; v < adapter->num_q_vectors; v++) {
+	for (v = 0; v < adapter->num_queues; v++) {
 		qv = adapter->q_vector[v];
 		napi_enable(&qv->napi);
 		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_RX, &qv->napi);
@@ -147,7 +123,7 @@ static void ronic_down(struct ronic_adapter *adapter)
 	ronic_hw_irq_disable(adapter);
 	ronic_irq_sync(adapter);
 
-	for (v = 0; v < adapter->num_q_vectors; v++) {
+	for (v = 0; v < adapter->num_queues; v++) {
 		qv = adapter->q_vector[v];
 		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_RX, NULL);
 		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_TX, NULL);
@@ -171,47 +147,61 @@ static void ronic_down(struct ronic_adapter *adapter)
 		ronic_hw_init(adapter);
 }
 
-static int ronic_open(struct net_device *netdev)
+/* Bring up a device whose rings are installed, its interrupts requested. */
+static int ronic_start(struct ronic_adapter *adapter)
 {
-	struct ronic_adapter *adapter = netdev_priv(netdev);
+	struct net_device *netdev = adapter->netdev;
 	int err;
 
-	netif_carrier_off(netdev);
 	err = netif_set_real_num_tx_queues(netdev, adapter->num_queues);
 	if (err)
 		return err;
 	err = netif_set_real_num_rx_queues(netdev, adapter->num_queues);
 	if (err)
 		return err;
-
-	err = ronic_alloc_rings(adapter);
-	if (err)
-		return err;
-	err = ronic_xdp_rings_alloc(adapter);
-	if (err)
-		goto err_rings;
-	err = ronic_irq_request(adapter);
-	if (err)
-		goto err_xdp;
-
 	ronic_up(adapter);
 	return 0;
+}
 
-err_xdp:
-	ronic_xdp_rings_free(adapter);
+static int ronic_open(struct net_device *netdev)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+	struct ronic_ring_set set;
+	int err;
+
+	netif_carrier_off(netdev);
+	err = ronic_rings_create(adapter, adapter->num_queues,
+				 adapter->tx_ring_count, adapter->rx_ring_count,
+				 &set);
+	if (err)
+		return err;
+	ronic_rings_install(adapter, &set);
+
+	err = ronic_irq_request(adapter);
+	if (err)
+		goto err_rings;
+	err = ronic_start(adapter);
+	if (err)
+		goto err_irq;
+	return 0;
+
+err_irq:
+	ronic_irq_free(adapter);
 err_rings:
-	ronic_free_rings(adapter);
+	ronic_rings_uninstall(adapter, &set);
+	ronic_rings_destroy(&set);
 	return err;
 }
 
 static int ronic_stop(struct net_device *netdev)
 {
 	struct ronic_adapter *adapter = netdev_priv(netdev);
+	struct ronic_ring_set set;
 
 	ronic_down(adapter);
 	ronic_irq_free(adapter);
-	ronic_xdp_rings_free(adapter);
-	ronic_free_rings(adapter);
+	ronic_rings_uninstall(adapter, &set);
+	ronic_rings_destroy(&set);
 	return 0;
 }
 
@@ -256,6 +246,12 @@ static void ronic_get_stats64(struct net_device *netdev,
 	}
 
 	spin_lock_bh(&adapter->stats_lock);
+	stats->rx_packets += adapter->base.rx_packets;
+	stats->rx_bytes += adapter->base.rx_bytes;
+	stats->rx_dropped += adapter->base.rx_dropped;
+	stats->tx_packets += adapter->base.tx_packets;
+	stats->tx_bytes += adapter->base.tx_bytes;
+	stats->tx_dropped += adapter->base.tx_dropped;
 	stats->multicast = hw->mprc;
 	stats->collisions = hw->colc;
 	stats->rx_crc_errors = hw->crcerrs;
@@ -287,32 +283,49 @@ static void ronic_set_rx_mode(struct net_device *netdev)
 }
 
 /**
- * ronic_reconfigure - apply new ring sizes or queue counts
+ * ronic_reconfigure - apply new ring sizes or a new queue count
  * @adapter: the device, under rtnl
  * @tx_count: tx descriptors per ring
  * @rx_count: rx descriptors per ring
  * @queues: active queue pairs
  *
- * A running device gets its new rings allocated before the old ones are
- * released, so a failed allocation leaves it working as it was.
+ * A running device gets its new rings built in full before the old ones
+ * are taken down, so a failed allocation leaves it working as it was.
  *
  * Return: 0 or a negative errno.
  */
 int ronic_reconfigure(struct ronic_adapter *adapter, u16 tx_count,
 		      u16 rx_count, u16 queues)
 {
-	struct net_device *netdev = adapter->netdev;
-	bool running = netif_running(netdev);
-	int err = 0;
+	struct ronic_ring_set new_set, old_set;
+	int err;
 
-	if (running)
-		ronic_stop(netdev);
-	adapter->tx_ring_count = tx_count;
-	adapter->rx_ring_count = rx_count;
-	adapter->num_queues = queues;
-	if (running)
-		err = ronic_open(netdev);
-	return err;
+	if (!netif_running(adapter->netdev)) {
+		adapter->tx_ring_count = tx_count;
+		adapter->rx_ring_count = rx_count;
+		adapter->num_queues = queues;
+		return 0;
+	}
+
+	err = ronic_rings_create(adapter, queues, tx_count, rx_count, &new_set);
+	if (err)
+		return err;
+
+	ronic_down(adapter);
+	ronic_rings_uninstall(adapter, &old_set);
+	ronic_rings_install(adapter, &new_set);
+	err = ronic_start(adapter);
+	if (err) {
+		/* Only the stack's queue count can fail here: go back. */
+		ronic_rings_uninstall(adapter, &new_set);
+		ronic_rings_install(adapter, &old_set);
+		ronic_rings_destroy(&new_set);
+		if (ronic_start(adapter))
+			ronic_up(adapter);
+		return err;
+	}
+	ronic_rings_destroy(&old_set);
+	return 0;
 }
 
 static int ronic_change_mtu(struct net_device *netdev, int new_mtu)
@@ -525,6 +538,15 @@ static int ronic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	spin_lock_init(&adapter->stats_lock);
 	INIT_DELAYED_WORK(&adapter->watchdog, ronic_watchdog);
 	INIT_WORK(&adapter->reset_task, ronic_reset_task);
+	adapter->autoneg = true;
+	adapter->advertising = BIT(ETHTOOL_LINK_MODE_10baseT_Half_BIT) |
+			       BIT(ETHTOOL_LINK_MODE_10baseT_Full_BIT) |
+			       BIT(ETHTOOL_LINK_MODE_100baseT_Half_BIT) |
+			       BIT(ETHTOOL_LINK_MODE_100baseT_Full_BIT) |
+			       BIT(ETHTOOL_LINK_MODE_1000baseT_Full_BIT);
+	adapter->rx_pause = true;
+	adapter->tx_pause = true;
+	netdev_rss_key_fill(adapter->rss_key, sizeof(adapter->rss_key));
 	ronic_dma_init(&adapter->dma, &pdev->dev);
 	ronic_ro_init(adapter);
 
@@ -547,6 +569,7 @@ static int ronic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	err = ronic_irq_init(adapter, !force_legacy_irq);
 	if (err)
 		goto err_release;
+	ronic_set_default_reta(adapter);
 
 	netif_carrier_off(netdev);
 	err = register_netdev(netdev);

@@ -7,6 +7,7 @@
 #include <net/page_pool/helpers.h>
 
 #include "ronic.h"
+#include "ronic_xdp.h"
 
 /**
  * ronic_ring_alloc_tx - descriptor memory and slot array of a tx ring
@@ -98,13 +99,15 @@ static int ronic_ring_create_pool(struct ronic_ring *ring)
 	return 0;
 }
 
+static void ronic_ring_free_rx(struct ronic_ring *ring);
+
 /**
  * ronic_ring_alloc_rx - descriptors, slot array, page_pool and rxq info
  * @ring: the ring, with count, dma, netdev and q_vector set
  *
  * Return: 0 or a negative errno, with nothing left allocated.
  */
-int ronic_ring_alloc_rx(struct ronic_ring *ring)
+static int ronic_ring_alloc_rx(struct ronic_ring *ring)
 {
 	int err = -ENOMEM;
 
@@ -179,7 +182,7 @@ void ronic_ring_clean_rx(struct ronic_ring *ring)
  * ronic_ring_free_rx - free what ronic_ring_alloc_rx() allocated
  * @ring: the ring, cleaned
  */
-void ronic_ring_free_rx(struct ronic_ring *ring)
+static void ronic_ring_free_rx(struct ronic_ring *ring)
 {
 	if (xdp_rxq_info_is_reg(&ring->xdp_rxq))
 		xdp_rxq_info_unreg(&ring->xdp_rxq);
@@ -192,4 +195,216 @@ void ronic_ring_free_rx(struct ronic_ring *ring)
 	ring->desc = NULL;
 	kvfree(ring->rx_buf);
 	ring->rx_buf = NULL;
+}
+
+static struct ronic_ring *ronic_ring_new(struct ronic_adapter *adapter,
+					 struct ronic_q_vector *qv, u16 index,
+					 u8 reg_idx, u16 count)
+{
+	struct ronic_ring *ring = kzalloc(sizeof(*ring), GFP_KERNEL);
+
+	if (!ring)
+		return NULL;
+	ring->q_vector = qv;
+	ring->netdev = adapter->netdev;
+	ring->dma = &adapter->dma;
+	ring->queue_index = index;
+	ring->reg_idx = reg_idx;
+	ring->count = count;
+	spin_lock_init(&ring->xdp_lock);
+	u64_stats_init(&ring->syncp);
+	u64_stats_init(&ring->xmit_syncp);
+	return ring;
+}
+
+static void ronic_ring_destroy(struct ronic_ring *ring, bool rx)
+{
+	if (!ring)
+		return;
+	if (rx)
+		ronic_ring_free_rx(ring);
+	else
+		ronic_ring_free_tx(ring);
+	kfree(ring);
+}
+
+/**
+ * ronic_rings_destroy - free every ring of a set
+ * @set: the set, its rings stopped and cleaned (or never started)
+ */
+void ronic_rings_destroy(struct ronic_ring_set *set)
+{
+	u16 i;
+
+	for (i = 0; i < RONIC_MAX_QUEUES; i++) {
+		ronic_ring_destroy(set->tx[i], false);
+		ronic_ring_destroy(set->rx[i], true);
+	}
+	for (i = 0; i < RONIC_NUM_HW_QUEUES; i++)
+		ronic_ring_destroy(set->xdp[i], false);
+	memset(set, 0, sizeof(*set));
+}
+
+/**
+ * ronic_rings_create - build every ring of a configuration
+ * @adapter: the device, its queue vectors allocated
+ * @queues: stack queue pairs
+ * @tx_count: descriptors per tx ring (XDP rings too)
+ * @rx_count: descriptors per rx ring
+ * @set: filled in
+ *
+ * Stack pair q goes to queue vector q; XDP ring i takes the hardware
+ * queue after the stack's and is cleaned by vector i modulo @queues.
+ *
+ * Return: 0, or a negative errno with nothing left allocated.
+ */
+int ronic_rings_create(struct ronic_adapter *adapter, u16 queues,
+		       u16 tx_count, u16 rx_count, struct ronic_ring_set *set)
+{
+	struct ronic_q_vector *qv;
+	struct ronic_ring *ring;
+	int err = -ENOMEM;
+	u16 q, nxdp;
+
+	memset(set, 0, sizeof(*set));
+	/* The single-vector fallback has no interrupt for other queues. */
+	nxdp = adapter->irq_mode == RONIC_IRQ_MSIX ?
+	       ronic_xdp_ring_count(nr_cpu_ids, queues) : 0;
+
+	for (q = 0; q < queues; q++) {
+		qv = adapter->q_vector[q];
+		ring = ronic_ring_new(adapter, qv, q, q, tx_count);
+		if (!ring)
+			goto err;
+		set->tx[q] = ring;
+		err = ronic_ring_alloc_tx(ring);
+		if (err)
+			goto err;
+
+		err = -ENOMEM;
+		ring = ronic_ring_new(adapter, qv, q, q, rx_count);
+		if (!ring)
+			goto err;
+		set->rx[q] = ring;
+		err = ronic_ring_alloc_rx(ring);
+		if (err)
+			goto err;
+	}
+	for (q = 0; q < nxdp; q++) {
+		err = -ENOMEM;
+		ring = ronic_ring_new(adapter, adapter->q_vector[q % queues], q,
+				      queues + q, tx_count);
+		if (!ring)
+			goto err;
+		ring->is_xdp = true;
+		set->xdp[q] = ring;
+		err = ronic_ring_alloc_tx(ring);
+		if (err)
+			goto err;
+	}
+	set->num_queues = queues;
+	set->num_xdp = nxdp;
+	set->tx_count = tx_count;
+	set->rx_count = rx_count;
+	return 0;
+
+err:
+	ronic_rings_destroy(set);
+	return err;
+}
+
+/**
+ * ronic_rings_install - make a set the device's rings
+ * @adapter: the device, down, with no rings installed
+ * @set: the set; emptied, the adapter owns its rings now
+ */
+void ronic_rings_install(struct ronic_adapter *adapter,
+			 struct ronic_ring_set *set)
+{
+	struct ronic_q_vector *qv;
+	u16 q;
+
+	adapter->eims_queues = 0;
+	for (q = 0; q < adapter->num_q_vectors; q++) {
+		qv = adapter->q_vector[q];
+		qv->tx_ring = set->tx[q];
+		qv->rx_ring = set->rx[q];
+		qv->num_xdp_rings = 0;
+		if (q < set->num_queues)
+			adapter->eims_queues |= qv->eims;
+	}
+	for (q = 0; q < RONIC_MAX_QUEUES; q++) {
+		adapter->tx_ring[q] = set->tx[q];
+		adapter->rx_ring[q] = set->rx[q];
+	}
+	for (q = 0; q < RONIC_NUM_HW_QUEUES; q++) {
+		adapter->xdp_ring[q] = set->xdp[q];
+		if (set->xdp[q]) {
+			qv = set->xdp[q]->q_vector;
+			qv->xdp_ring[qv->num_xdp_rings++] = set->xdp[q];
+		}
+	}
+	adapter->num_queues = set->num_queues;
+	adapter->num_xdp_rings = set->num_xdp;
+	adapter->tx_ring_count = set->tx_count;
+	adapter->rx_ring_count = set->rx_count;
+	ronic_xdp_lock_key_update(&adapter->xdp_lock_key_held,
+				  set->num_xdp &&
+				  ronic_xdp_rings_shared(nr_cpu_ids, set->num_xdp));
+	memset(set, 0, sizeof(*set));
+}
+
+static void ronic_ring_fold(const struct ronic_ring *ring, u64 *packets,
+			    u64 *bytes)
+{
+	*packets += u64_stats_read(&ring->stats.packets);
+	*bytes += u64_stats_read(&ring->stats.bytes);
+}
+
+/**
+ * ronic_rings_uninstall - take the device's rings back into a set
+ * @adapter: the device, down
+ * @set: filled with the rings, for ronic_rings_destroy()
+ *
+ * Their counters are folded into the adapter's base first.
+ */
+void ronic_rings_uninstall(struct ronic_adapter *adapter,
+			   struct ronic_ring_set *set)
+{
+	struct ronic_base_stats *base = &adapter->base;
+	struct ronic_q_vector *qv;
+	u16 q;
+
+	memset(set, 0, sizeof(*set));
+	spin_lock_bh(&adapter->stats_lock);
+	for (q = 0; q < adapter->num_queues; q++) {
+		ronic_ring_fold(adapter->rx_ring[q], &base->rx_packets,
+				&base->rx_bytes);
+		base->rx_dropped += u64_stats_read(&adapter->rx_ring[q]->rx_stats.dropped);
+		ronic_ring_fold(adapter->tx_ring[q], &base->tx_packets,
+				&base->tx_bytes);
+		base->tx_dropped += u64_stats_read(&adapter->tx_ring[q]->xmit_stats.dropped);
+	}
+	spin_unlock_bh(&adapter->stats_lock);
+
+	for (q = 0; q < RONIC_MAX_QUEUES; q++) {
+		set->tx[q] = adapter->tx_ring[q];
+		set->rx[q] = adapter->rx_ring[q];
+		adapter->tx_ring[q] = NULL;
+		adapter->rx_ring[q] = NULL;
+	}
+	for (q = 0; q < RONIC_NUM_HW_QUEUES; q++) {
+		set->xdp[q] = adapter->xdp_ring[q];
+		adapter->xdp_ring[q] = NULL;
+	}
+	for (q = 0; q < adapter->num_q_vectors; q++) {
+		qv = adapter->q_vector[q];
+		qv->tx_ring = NULL;
+		qv->rx_ring = NULL;
+		qv->num_xdp_rings = 0;
+	}
+	set->num_queues = adapter->num_queues;
+	set->num_xdp = adapter->num_xdp_rings;
+	adapter->num_xdp_rings = 0;
+	ronic_xdp_lock_key_update(&adapter->xdp_lock_key_held, false);
 }

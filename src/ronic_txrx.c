@@ -607,7 +607,30 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 	u64_stats_add(&ring->stats.packets, packets);
 	u64_stats_add(&ring->stats.bytes, bytes);
 	u64_stats_update_end(&ring->syncp);
+	ring->q_vector->itr_packets += packets;
+	ring->q_vector->itr_bytes += bytes;
 	return packets;
+}
+
+/* Adaptive moderation: short waits for sparse or small frames, long for bulk. */
+#define RONIC_ITR_LOW_LATENCY	10
+#define RONIC_ITR_BULK		125
+
+static void ronic_update_itr(struct ronic_q_vector *qv)
+{
+	struct ronic_adapter *adapter = qv->adapter;
+	u32 usecs = adapter->itr_usecs;
+
+	if (qv->itr_packets < 8)
+		usecs = RONIC_ITR_LOW_LATENCY;
+	else if (qv->itr_bytes / qv->itr_packets > 1200)
+		usecs = RONIC_ITR_BULK;
+	qv->itr_packets = 0;
+	qv->itr_bytes = 0;
+	if ((usecs << 2) != qv->itr_val) {
+		qv->itr_val = usecs << 2;
+		ronic_hw_write_itr(adapter, qv);
+	}
 }
 
 /**
@@ -641,6 +664,8 @@ int ronic_napi_poll(struct napi_struct *napi, int budget)
 
 	if (napi_complete_done(napi, work) &&
 	    !test_bit(RONIC_STATE_DOWN, &adapter->state)) {
+		if (adapter->itr_adaptive)
+			ronic_update_itr(qv);
 		if (adapter->irq_mode == RONIC_IRQ_MSIX)
 			ronic_hw_unmask_vector(adapter, qv->eims);
 		else

@@ -7,7 +7,6 @@
 #include <linux/bpf.h>
 #include <linux/bpf_trace.h>
 #include <linux/filter.h>
-#include <linux/slab.h>
 #include <net/page_pool/helpers.h>
 #include <net/xdp.h>
 
@@ -56,17 +55,23 @@ static struct ronic_ring *ronic_xdp_ring_for_cpu(struct ronic_adapter *adapter)
  * between, and the unlock must match what the lock did.
  */
 static bool ronic_xdp_lock(struct ronic_ring *ring)
+	__acquires(&ring->xdp_lock)
 {
-	if (!ronic_xdp_locking())
+	if (!ronic_xdp_locking()) {
+		__acquire(&ring->xdp_lock);	/* for sparse: same context either way */
 		return false;
+	}
 	spin_lock(&ring->xdp_lock);
 	return true;
 }
 
 static void ronic_xdp_unlock(struct ronic_ring *ring, bool locked)
+	__releases(&ring->xdp_lock)
 {
 	if (locked)
 		spin_unlock(&ring->xdp_lock);
+	else
+		__release(&ring->xdp_lock);
 }
 
 /* Queue one frame on an XDP ring, its lock held. Return: 0 or -ENOSPC. */
@@ -304,86 +309,12 @@ int ronic_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
 	u64_stats_add(&ring->xdp_stats.xdp_tx_errors, n - sent);
 	u64_stats_update_end(&ring->xmit_syncp);
 	if (flags & XDP_XMIT_FLUSH) {
+		/* Descriptors visible to the device before the tail moves. */
 		wmb();
 		writel(ring->next_to_use, ring->tail);
 	}
 	ronic_xdp_unlock(ring, locked);
 	return sent;
-}
-
-/**
- * ronic_xdp_rings_alloc - XDP tx rings on the hardware queues after the stack's
- * @adapter: the device, its queue vectors set up
- *
- * Ring i is cleaned by queue vector i modulo the vectors. Where CPUs
- * outnumber rings, this port takes a reference on the locking key.
- *
- * Return: 0 or -ENOMEM, with nothing left allocated.
- */
-int ronic_xdp_rings_alloc(struct ronic_adapter *adapter)
-{
-	u16 count, i;
-	struct ronic_q_vector *qv;
-	struct ronic_ring *ring;
-	int err;
-
-	/* The single-vector fallback has no interrupt for other queues. */
-	count = adapter->irq_mode == RONIC_IRQ_MSIX ?
-		ronic_xdp_ring_count(nr_cpu_ids, adapter->num_queues) : 0;
-
-	for (i = 0; i < count; i++) {
-		qv = adapter->q_vector[i % adapter->num_q_vectors];
-		ring = kzalloc(sizeof(*ring), GFP_KERNEL);
-		if (!ring) {
-			err = -ENOMEM;
-			goto err_free;
-		}
-		ring->q_vector = qv;
-		ring->netdev = adapter->netdev;
-		ring->dma = &adapter->dma;
-		ring->is_xdp = true;
-		ring->queue_index = i;
-		ring->reg_idx = adapter->num_queues + i;
-		ring->count = adapter->tx_ring_count;
-		spin_lock_init(&ring->xdp_lock);
-		u64_stats_init(&ring->syncp);
-		u64_stats_init(&ring->xmit_syncp);
-		err = ronic_ring_alloc_tx(ring);
-		if (err) {
-			kfree(ring);
-			goto err_free;
-		}
-		adapter->xdp_ring[i] = ring;
-		qv->xdp_ring[qv->num_xdp_rings++] = ring;
-	}
-	adapter->num_xdp_rings = count;
-	ronic_xdp_lock_key_update(&adapter->xdp_lock_key_held,
-				  count && ronic_xdp_rings_shared(nr_cpu_ids, count));
-	return 0;
-
-err_free:
-	adapter->num_xdp_rings = i;
-	ronic_xdp_rings_free(adapter);
-	return err;
-}
-
-/**
- * ronic_xdp_rings_free - undo ronic_xdp_rings_alloc()
- * @adapter: the device, its XDP rings stopped and cleaned
- */
-void ronic_xdp_rings_free(struct ronic_adapter *adapter)
-{
-	u16 i;
-
-	ronic_xdp_lock_key_update(&adapter->xdp_lock_key_held, false);
-	for (i = 0; i < adapter->num_q_vectors; i++)
-		adapter->q_vector[i]->num_xdp_rings = 0;
-	for (i = 0; i < adapter->num_xdp_rings; i++) {
-		ronic_ring_free_tx(adapter->xdp_ring[i]);
-		kfree(adapter->xdp_ring[i]);
-		adapter->xdp_ring[i] = NULL;
-	}
-	adapter->num_xdp_rings = 0;
 }
 
 static int ronic_xdp_setup(struct ronic_adapter *adapter, struct bpf_prog *prog,
@@ -395,7 +326,7 @@ static int ronic_xdp_setup(struct ronic_adapter *adapter, struct bpf_prog *prog,
 
 	if (prog) {
 		if (!netif_running(netdev)) {
-			NL_SET_ERR_MSG_MOD(extack, "device is down: bring it up before attaching an XDP program");
+			NL_SET_ERR_MSG_MOD(extack, "device is down: bring it up first");
 			return -ENETDOWN;
 		}
 		if (!adapter->num_xdp_rings) {
