@@ -412,8 +412,15 @@ static void ronic_get_ethtool_stats(struct net_device *netdev,
 	*data++ = adapter->tx_timeouts;
 	*data++ = adapter->resets;
 
+	/* Queues of a device that is down have no rings: they read 0. */
+	memset(data, 0, (ronic_stats_count(adapter) - ARRAY_SIZE(ronic_hw_stat_desc) -
+			 ARRAY_SIZE(ronic_drv_stat_names)) * sizeof(u64));
 	for (i = 0; i < adapter->num_queues; i++) {
 		ring = adapter->tx_ring[i];
+		if (!ring) {
+			data += ARRAY_SIZE(ronic_txq_stat_names);
+			continue;
+		}
 		ronic_stats_read(&ring->syncp, &ring->stats.packets, 2, data);
 		data += 2;
 		ronic_stats_read(&ring->syncp, &ring->tx_stats.restarts, 1, data);
@@ -424,6 +431,10 @@ static void ronic_get_ethtool_stats(struct net_device *netdev,
 	}
 	for (i = 0; i < adapter->num_queues; i++) {
 		ring = adapter->rx_ring[i];
+		if (!ring) {
+			data += ARRAY_SIZE(ronic_rxq_stat_names);
+			continue;
+		}
 		ronic_stats_read(&ring->syncp, &ring->stats.packets, 2, data);
 		data += 2;
 		ronic_stats_read(&ring->syncp, &ring->rx_stats.alloc_failed,
@@ -612,7 +623,7 @@ static int ronic_get_rxfh_fields(struct ronic_adapter *adapter,
 				 struct ethtool_rxnfc *cmd)
 {
 	cmd->data = 0;
-	switch (cmd->flow_type) {
+	switch (cmd->flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS)) {
 	case TCP_V4_FLOW:
 	case TCP_V6_FLOW:
 		cmd->data = RXH_IP_SRC | RXH_IP_DST | RXH_L4_B_0_1 | RXH_L4_B_2_3;
@@ -666,7 +677,7 @@ static int ronic_set_rxfh_fields(struct ronic_adapter *adapter,
 	struct net_device *netdev = adapter->netdev;
 	bool *udp = NULL;
 
-	switch (cmd->flow_type) {
+	switch (cmd->flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS)) {
 	case TCP_V4_FLOW:
 	case TCP_V6_FLOW:
 		if (cmd->data != RONIC_RXH_L4)

@@ -229,7 +229,12 @@ static void ronic_get_stats64(struct net_device *netdev,
 	unsigned int start;
 	u16 q;
 
-	for (q = 0; q < adapter->num_queues; q++) {
+	/*
+	 * stats_lock keeps the rings from being folded into the base and
+	 * released meanwhile: each read sees rings and base of one moment.
+	 */
+	spin_lock_bh(&adapter->stats_lock);
+	for (q = 0; q < adapter->num_queues && adapter->rx_ring[q]; q++) {
 		ring = adapter->rx_ring[q];
 		ronic_fold_ring_stats(ring, &stats->rx_packets, &stats->rx_bytes);
 		do {
@@ -245,7 +250,6 @@ static void ronic_get_stats64(struct net_device *netdev,
 		} while (u64_stats_fetch_retry(&ring->xmit_syncp, start));
 	}
 
-	spin_lock_bh(&adapter->stats_lock);
 	stats->rx_packets += adapter->base.rx_packets;
 	stats->rx_bytes += adapter->base.rx_bytes;
 	stats->rx_dropped += adapter->base.rx_dropped;
@@ -311,21 +315,18 @@ int ronic_reconfigure(struct ronic_adapter *adapter, u16 tx_count,
 	if (err)
 		return err;
 
+	/* The old pools go while their NAPI contexts are still disabled. */
 	ronic_down(adapter);
 	ronic_rings_uninstall(adapter, &old_set);
+	ronic_rings_destroy(&old_set);
 	ronic_rings_install(adapter, &new_set);
 	err = ronic_start(adapter);
 	if (err) {
-		/* Only the stack's queue count can fail here: go back. */
-		ronic_rings_uninstall(adapter, &new_set);
-		ronic_rings_install(adapter, &old_set);
-		ronic_rings_destroy(&new_set);
-		if (ronic_start(adapter))
-			ronic_up(adapter);
-		return err;
+		/* Only the stack's queue count can fail: run with what it has. */
+		netdev_warn(adapter->netdev, "stack queues not resized (%d)\n", err);
+		ronic_up(adapter);
 	}
-	ronic_rings_destroy(&old_set);
-	return 0;
+	return err;
 }
 
 static int ronic_change_mtu(struct net_device *netdev, int new_mtu)

@@ -333,10 +333,13 @@ void ronic_rings_install(struct ronic_adapter *adapter,
 		if (q < set->num_queues)
 			adapter->eims_queues |= qv->eims;
 	}
+	spin_lock_bh(&adapter->stats_lock);
 	for (q = 0; q < RONIC_MAX_QUEUES; q++) {
 		adapter->tx_ring[q] = set->tx[q];
 		adapter->rx_ring[q] = set->rx[q];
 	}
+	adapter->num_queues = set->num_queues;
+	spin_unlock_bh(&adapter->stats_lock);
 	for (q = 0; q < RONIC_NUM_HW_QUEUES; q++) {
 		adapter->xdp_ring[q] = set->xdp[q];
 		if (set->xdp[q]) {
@@ -376,8 +379,9 @@ void ronic_rings_uninstall(struct ronic_adapter *adapter,
 	u16 q;
 
 	memset(set, 0, sizeof(*set));
+	/* Fold and unhook under the lock ndo_get_stats64 reads under. */
 	spin_lock_bh(&adapter->stats_lock);
-	for (q = 0; q < adapter->num_queues; q++) {
+	for (q = 0; q < adapter->num_queues && adapter->rx_ring[q]; q++) {
 		ronic_ring_fold(adapter->rx_ring[q], &base->rx_packets,
 				&base->rx_bytes);
 		base->rx_dropped += u64_stats_read(&adapter->rx_ring[q]->rx_stats.dropped);
@@ -385,14 +389,14 @@ void ronic_rings_uninstall(struct ronic_adapter *adapter,
 				&base->tx_bytes);
 		base->tx_dropped += u64_stats_read(&adapter->tx_ring[q]->xmit_stats.dropped);
 	}
-	spin_unlock_bh(&adapter->stats_lock);
-
 	for (q = 0; q < RONIC_MAX_QUEUES; q++) {
 		set->tx[q] = adapter->tx_ring[q];
 		set->rx[q] = adapter->rx_ring[q];
 		adapter->tx_ring[q] = NULL;
 		adapter->rx_ring[q] = NULL;
 	}
+	spin_unlock_bh(&adapter->stats_lock);
+
 	for (q = 0; q < RONIC_NUM_HW_QUEUES; q++) {
 		set->xdp[q] = adapter->xdp_ring[q];
 		adapter->xdp_ring[q] = NULL;

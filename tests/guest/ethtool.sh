@@ -1,0 +1,196 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of t-ethtool: the ethtool surface of ronic (port A, root
+# netns) against a ronic peer: counters, rings, channels, coalescing,
+# register dump, pause, RSS, link settings, and the relaxed-ordering
+# private flags, with the values out of range refused and the port still
+# carrying traffic after each change. Ends with rmmod and a clean dmesg.
+set -uo pipefail
+# shellcheck source=scripts/guest/lib.sh
+. "$RONIC_TOP/scripts/guest/lib.sh"
+
+works() {
+	wait_until 20 has_carrier "" "$NIC_A" &&
+		wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4" > /dev/null
+}
+
+# refused NAME CMD...: the command must fail, and the port keep working.
+refused() {
+	local name=$1
+	shift
+	if "$@" > /tmp/refused.out 2>&1; then
+		fail "$name is refused" "accepted"
+	else
+		pass "$name is refused: $(tail -1 /tmp/refused.out | cut -c1-100)"
+	fi
+}
+
+stat_of() {
+	ethtool -S "$NIC_A" | awk -v k="$1:" '$1 == k { print $2 }'
+}
+
+dca_txctrl() {
+	# Register dump: 22 global words, then 17 per queue; DCA_TXCTRL is
+	# word 15 of a queue block, the DCA_RXCTRL shadow word 8.
+	ethtool -d "$NIC_A" raw on | od -An -tx4 -v -w4 | sed -n "$((22 + 17 * $1 + $2 + 1))p" | tr -d ' '
+}
+
+if ! pair_up ronic ronic; then
+	fail "pair up ronic<->ronic"
+	finish
+fi
+
+# Counters
+ping -q -c 50 -i 0.01 "$ADDR_B4" > /dev/null
+check "ethtool -S has per-queue counters" sh -c "ethtool -S $NIC_A | grep -q 'rx0_packets'"
+p=$(( $(stat_of rx0_packets) + $(stat_of rx1_packets) ))
+[ "$p" -ge 50 ] && pass "rx queue counters saw $p >= 50 frames" || fail "rx queue counters" "$p"
+check "ethtool -S --groups eth-mac" sh -c "ethtool -S $NIC_A --groups eth-mac | grep -q FramesReceivedOK"
+ethtool -S "$NIC_A" --groups rmon > /tmp/rmon.txt 2>&1
+grep -q "etherStatsUndersizePkts" /tmp/rmon.txt &&
+	pass "ethtool -S --groups rmon" ||
+	fail "ethtool -S --groups rmon" "$(head -5 /tmp/rmon.txt | tr '\n' ' ')"
+check "ethtool -I -a (pause stats)" sh -c "ethtool -I -a $NIC_A | grep -qi 'rx_pause_frames\|Pause'"
+
+# Rings
+check "ethtool -G rx 512 tx 1024" ethtool -G "$NIC_A" rx 512 tx 1024
+g=$(ethtool -g "$NIC_A" | awk '/Current/ { c = 1 } c && /^RX:/ { r = $2 } c && /^TX:/ { t = $2 } END { print r "/" t }')
+[ "$g" = 512/1024 ] && pass "rings now rx 512 tx 1024" || fail "rings now rx 512 tx 1024" "$g"
+works && pass "traffic after -G" || fail "traffic after -G"
+refused "ethtool -G rx 100 (not a multiple of 8)" ethtool -G "$NIC_A" rx 100
+refused "ethtool -G rx 8192 (above 4096)" ethtool -G "$NIC_A" rx 8192
+refused "ethtool -G rx 32 (below 64)" ethtool -G "$NIC_A" rx 32
+ethtool -G "$NIC_A" rx 256 tx 256
+
+# Channels
+max=$(ethtool -l "$NIC_A" | awk '/Pre-set/ { p = 1 } p && /^Combined:/ { print $2; exit }')
+check "ethtool -L combined 1" ethtool -L "$NIC_A" combined 1
+[ "$(ls /sys/class/net/"$NIC_A"/queues | grep -c rx-)" = 1 ] && pass "one rx queue after -L 1" ||
+	fail "one rx queue after -L 1" "$(ls /sys/class/net/"$NIC_A"/queues | tr '\n' ' ')"
+works && pass "traffic after -L 1" || fail "traffic after -L 1"
+check "ethtool -L combined $max" ethtool -L "$NIC_A" combined "$max"
+works && pass "traffic after -L $max" || fail "traffic after -L $max"
+refused "ethtool -L combined $((max + 1))" ethtool -L "$NIC_A" combined $((max + 1))
+refused "ethtool -L rx 1 tx 1" ethtool -L "$NIC_A" rx 1 tx 1
+
+# Coalescing: EITR follows (queue block word 16 is EITR of vector q).
+check "ethtool -C rx-usecs 100" ethtool -C "$NIC_A" rx-usecs 100
+c=$(ethtool -c "$NIC_A" | awk '/^rx-usecs:/ { print $2 }')
+[ "$c" = 100 ] && pass "rx-usecs reads 100" || fail "rx-usecs reads 100" "$c"
+eitr=$(dca_txctrl 1 16)
+[ $((0x$eitr & 0x7FFC)) = 400 ] && pass "EITR of vector 1 is 100 us" || fail "EITR of vector 1" "0x$eitr"
+refused "ethtool -C rx-usecs 9000" ethtool -C "$NIC_A" rx-usecs 9000
+check "ethtool -C adaptive-rx on adaptive-tx on" ethtool -C "$NIC_A" adaptive-rx on adaptive-tx on
+works && pass "traffic with adaptive moderation" || fail "traffic with adaptive moderation"
+ethtool -C "$NIC_A" adaptive-rx off adaptive-tx off rx-usecs 50
+
+# Pause
+check "ethtool -A rx off tx off" ethtool -A "$NIC_A" rx off tx off
+a=$(ethtool -a "$NIC_A" | awk '/^RX:/ { r = $2 } /^TX:/ { t = $2 } END { print r "/" t }')
+[ "$a" = off/off ] && pass "pause reads off/off" || fail "pause reads off/off" "$a"
+ethtool -A "$NIC_A" rx on tx on
+
+# RSS
+check "ethtool -x shows 128 entries" sh -c "ethtool -x $NIC_A | grep -cE '^ +[0-9]+: ' | grep -qx 16"
+check "ethtool -X equal 1" ethtool -X "$NIC_A" equal 1
+x=$(ethtool -x "$NIC_A" | awk -F: '/^ +[0-9]+: / { print $2 }' | tr -s ' \n' ' ' | tr ' ' '\n' | sort -u | tr -d '\n')
+[ "$x" = 0 ] && pass "indirection table all queue 0" || fail "indirection table all queue 0" "$x"
+refused "ethtool -L combined 1 -> 2 with a user table on queue 1" sh -c \
+	"ethtool -X $NIC_A weight 0 1 && ethtool -L $NIC_A combined 1"
+check "ethtool -X default" ethtool -X "$NIC_A" default
+check "ethtool -N rx-flow-hash udp4 sdfn" ethtool -N "$NIC_A" rx-flow-hash udp4 sdfn
+n=$(ethtool -n "$NIC_A" rx-flow-hash udp4)
+echo "$n" | grep -q "L4 bytes 0 & 1" && pass "udp4 hashes on ports" || fail "udp4 hashes on ports" "$n"
+# ethtool 6.1 exits 0 here even when the driver refuses: look at the result.
+ethtool -N "$NIC_A" rx-flow-hash tcp4 sd > /dev/null 2>&1
+n=$(ethtool -n "$NIC_A" rx-flow-hash tcp4)
+echo "$n" | grep -q "L4 bytes 0 & 1" && dmesg | grep -q "hash fields not supported" &&
+	pass "tcp4 hash on addresses only is refused; ports still hashed" ||
+	fail "tcp4 sd refused" "$n"
+works && pass "traffic after RSS changes" || fail "traffic after RSS changes"
+
+# Link settings
+refused "ethtool -s speed 1000 autoneg off" ethtool -s "$NIC_A" speed 1000 duplex full autoneg off
+refused "ethtool -s speed 2500 autoneg off" ethtool -s "$NIC_A" speed 2500 duplex full autoneg off
+check "ethtool -s speed 100 duplex full autoneg off" ethtool -s "$NIC_A" speed 100 duplex full autoneg off
+check "ethtool -s autoneg on" ethtool -s "$NIC_A" autoneg on
+works && pass "link back after link settings" || fail "link back after link settings"
+
+# Offloads toggle
+for f in rx tx sg tso rxhash; do
+	check "ethtool -K $f off" ethtool -K "$NIC_A" "$f" off
+done
+works && pass "traffic with offloads off" || fail "traffic with offloads off"
+ethtool -K "$NIC_A" rx on tx on sg on tso on rxhash on
+check "ping 1400 bytes after offloads on" ping -q -c 5 -i 0.1 -s 1400 "$ADDR_B4"
+
+# MTU
+check "MTU 9000" ip link set dev "$NIC_A" mtu 9000
+ip -n "$PEER_NS" link set dev "$NIC_B" mtu 9000
+check "jumbo ping 8000 bytes" ping -q -c 5 -i 0.1 -M do -s 8000 "$ADDR_B4"
+refused "MTU 9217" ip link set dev "$NIC_A" mtu 9217
+ip link set dev "$NIC_A" mtu 1500
+ip -n "$PEER_NS" link set dev "$NIC_B" mtu 1500
+
+# Relaxed ordering: QEMU's igb has the PCIe RO enable bit off (read only).
+f=$(ethtool --show-priv-flags "$NIC_A")
+echo "$f" | grep -q "pci_ro_read *: off" && echo "$f" | grep -q "pci_ro_write *: off" &&
+	pass "priv flags pci_ro_read/pci_ro_write listed, off on x86" ||
+	fail "priv flags listed" "$f"
+[ "$(dca_txctrl 0 15)" = 00000000 ] && pass "DCA_TXCTRL(0) RO bits off, not the 0x2a00 reset value" ||
+	fail "DCA_TXCTRL(0) programmed off" "$(dca_txctrl 0 15)"
+check "pci_ro_write on" ethtool --set-priv-flags "$NIC_A" pci_ro_write on
+[ "$(dca_txctrl 0 15)" = 00000800 ] && pass "DCA_TXCTRL(0) = TX_WB_RO_EN" ||
+	fail "DCA_TXCTRL(0) = TX_WB_RO_EN" "$(dca_txctrl 0 15)"
+[ "$(dca_txctrl 1 8)" = 0000a000 ] && pass "DCA_RXCTRL(1) shadow = data and header write RO" ||
+	fail "DCA_RXCTRL(1) shadow" "$(dca_txctrl 1 8)"
+dmesg | grep -q "Relaxed Ordering Enable bit of .* is off" &&
+	pass "driver says the device part is dormant" || fail "dormant message"
+check "pci_ro_read on" ethtool --set-priv-flags "$NIC_A" pci_ro_read on
+[ "$(dca_txctrl 0 15)" = 00002a00 ] && pass "DCA_TXCTRL(0) = all three RO enables" ||
+	fail "DCA_TXCTRL(0) all RO" "$(dca_txctrl 0 15)"
+xq=$(ethtool -S "$NIC_A" | grep -c '^ *xdp[0-9]*_xdp_xmit:')
+[ "$(dca_txctrl $((max + xq - 1)) 15)" = 00002a00 ] && pass "XDP ring DCA_TXCTRL follows the flags" ||
+	fail "XDP ring DCA_TXCTRL" "$(dca_txctrl $((max + xq - 1)) 15)"
+
+# Switching under traffic loses no data: a TCP stream runs meanwhile.
+iperf3 -s -1 -B "$ADDR_A4" -p 5203 > /dev/null 2>&1 &
+sleep 1
+ip netns exec "$PEER_NS" iperf3 -c "$ADDR_A4" -p 5203 -t 6 -J > /tmp/ro-iperf.json 2>&1 &
+ipid=$!
+rc=0
+for i in $(seq 1 50); do
+	ethtool --set-priv-flags "$NIC_A" pci_ro_read $([ $((i % 2)) = 0 ] && echo on || echo off) \
+		pci_ro_write $([ $((i % 3)) = 0 ] && echo on || echo off) || rc=1
+	sleep 0.05
+done
+wait "$ipid" || rc=1
+mbps=$(jq -r '(.end.sum_received.bits_per_second // 0) / 1e6 | floor' /tmp/ro-iperf.json 2>/dev/null)
+retr=$(jq -r '.end.sum_sent.retransmits // 0' /tmp/ro-iperf.json 2>/dev/null)
+[ "$rc" = 0 ] && [ "${mbps:-0}" -gt 0 ] &&
+	pass "50 flag switches under TCP: stream intact ($mbps Mbit/s, $retr retransmits)" ||
+	fail "50 flag switches under TCP" "rc $rc, ${mbps:-0} Mbit/s"
+ethtool --set-priv-flags "$NIC_A" pci_ro_read off pci_ro_write off
+
+# A root port the PCI core marks as unable to take RO: the test module
+# sets PCI_DEV_FLAGS_NO_RELAXED_ORDERING on A's root port, as quirks do.
+root=$(basename "$(readlink -f "/sys/bus/pci/devices/$BDF_A/..")")
+if insmod "$RONIC_RESULTS/ronic_ro_quirk.ko" root="$root" 2>/tmp/quirk.err; then
+	refused "pci_ro_write behind a quirked root port" \
+		ethtool --set-priv-flags "$NIC_A" pci_ro_write on
+	dmesg | grep -q "relaxed ordering refused: root port $root" &&
+		pass "driver names the quirked root port" || fail "refusal message"
+	ethtool --show-priv-flags "$NIC_A" | grep -q "pci_ro_write *: off" &&
+		pass "flag stays off after the refusal" || fail "flag stays off"
+	rmmod ronic_ro_quirk
+	check "pci_ro_write on once the quirk is gone" ethtool --set-priv-flags "$NIC_A" pci_ro_write on
+	ethtool --set-priv-flags "$NIC_A" pci_ro_write off
+else
+	fail "load the RO quirk test module" "$(cat /tmp/quirk.err)"
+fi
+works && pass "port works after the flag tests" || fail "port works after the flag tests"
+
+pair_down
+check "rmmod ronic" rmmod ronic
+finish
