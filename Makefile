@@ -7,6 +7,9 @@
 #   make install         install into /lib/modules/<release>/updates
 #   make check           sparse, W=1, checkpatch --strict, coccinelle
 #   make test            every test (VM based); ends with "N passed, N failed"
+#   make test-debug      build/reuse the debug kernel (KASAN, lockdep, DMA-API
+#                        debug, kmemleak), run a test subset in it (IOMMU=1:
+#                        with the IOMMU, IOMMU=both: without, then with)
 #   make demo            build, boot the test bed, show ronic carrying traffic
 
 ifneq ($(KERNELRELEASE),)
@@ -31,7 +34,7 @@ endif
 
 KBUILD := $(MAKE) -C $(KDIR) M=$(TOP)
 
-.PHONY: all modules clean install modules_install check test demo help
+.PHONY: all modules clean install modules_install check test test-debug demo help
 
 all: modules
 
@@ -51,6 +54,9 @@ check:
 
 test:
 	$(TOP)/tests/run.sh
+
+test-debug:
+	$(TOP)/tests/run-debug.sh $(if $(filter both,$(IOMMU)),--both,$(if $(filter 1,$(IOMMU)),--iommu))
 
 demo:
 	$(TOP)/scripts/demo.sh

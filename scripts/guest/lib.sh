@@ -1,0 +1,385 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers for guest scripts of the test bed (scripts/vm.sh); source it:
+#
+#   . "$RONIC_TOP/scripts/guest/lib.sh"
+#
+# The wire: two igb-model NICs (8086:10c9) on one QEMU hub. pair_up puts
+# NIC A (the lower BDF) in the root netns with 10.0.0.1/24 and fd00::1/64
+# and NIC B in the netns "peer" with 10.0.0.2/24 and fd00::2/64.
+#
+# Results: pass/fail print exactly "PASS: <name>" or "FAIL: <name> (<why>)";
+# tests/run.sh counts those lines. finish exits 1 if any check failed.
+#
+# Variables: RONIC_DUT is the driver under test (ronic, or igb to check the
+# tests themselves), RONIC_TOP the repo, RONIC_RESULTS the writable results
+# folder (/results in the VM).
+
+RONIC_TOP=${RONIC_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+RONIC_DUT=${RONIC_DUT:-ronic}
+RONIC_RESULTS=${RONIC_RESULTS:-/tmp}
+export RONIC_TOP RONIC_DUT RONIC_RESULTS
+
+NIC_PCI_ID=8086:10c9
+PEER_NS=peer
+ADDR_A4=10.0.0.1
+ADDR_B4=10.0.0.2
+ADDR_A6=fd00::1
+ADDR_B6=fd00::2
+PREFIX4=24
+PREFIX6=64
+
+# Filled in by pair_up.
+BDF_A='' BDF_B='' NIC_A='' NIC_B='' DRV_A='' DRV_B=''
+
+RONIC_PASSED=0
+RONIC_FAILED=0
+
+# ------------------------------------------------------------ reporting
+
+log() {
+	echo "# $*" >&2
+}
+
+pass() {
+	RONIC_PASSED=$((RONIC_PASSED + 1))
+	echo "PASS: $1"
+}
+
+# fail NAME REASON
+fail() {
+	RONIC_FAILED=$((RONIC_FAILED + 1))
+	echo "FAIL: $1 (${2:-failed})"
+}
+
+# check NAME CMD [ARGS...]: PASS if the command succeeds, else FAIL with
+# the last line it printed.
+check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		pass "$name"
+	else
+		fail "$name" "$(echo "$out" | tail -1 | cut -c1-160)"
+		[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/#   /' >&2
+		return 1
+	fi
+}
+
+# finish: the exit status of a guest script.
+finish() {
+	log "$RONIC_PASSED passed, $RONIC_FAILED failed in this guest script"
+	[ "$RONIC_FAILED" -eq 0 ]
+	exit
+}
+
+# wait_until SECONDS CMD [ARGS...]: poll every 0.2 s; status of the last try.
+wait_until() {
+	local deadline=$((SECONDS + $1))
+	shift
+	while ! "$@"; do
+		[ "$SECONDS" -lt "$deadline" ] || return 1
+		sleep 0.2
+	done
+}
+
+# in_ns NS CMD...: NS "root" (or "") is the root namespace.
+in_ns() {
+	local ns=$1
+	shift
+	if [ -z "$ns" ] || [ "$ns" = root ]; then
+		"$@"
+	else
+		ip netns exec "$ns" "$@"
+	fi
+}
+
+# ------------------------------------------------------------ devices
+
+# The two NICs' BDFs, sorted, one a line.
+nic_bdfs() {
+	local d
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor")" = "0x${NIC_PCI_ID%:*}" ] &&
+			[ "$(cat "$d/device")" = "0x${NIC_PCI_ID#*:}" ] &&
+			basename "$d"
+	done | sort
+}
+
+# nic_driver BDF: the bound driver's name, empty when unbound.
+nic_driver() {
+	local l=/sys/bus/pci/devices/$1/driver
+	if [ -e "$l" ]; then
+		basename "$(readlink -f "$l")"
+	fi
+}
+
+# nic_netdev BDF: its netdev, if in the current netns.
+nic_netdev() {
+	local n
+	for n in /sys/bus/pci/devices/"$1"/net/*; do
+		[ -e "$n" ] && basename "$n" && return 0
+	done
+	return 1
+}
+
+# The repo's module, installed and indexed? vm.sh normally did both (with
+# depmod on the host); otherwise install it here (a slow depmod under TCG).
+ronic_install() {
+	local kmods
+	kmods=/lib/modules/$(uname -r)
+	if modinfo -n ronic > /dev/null 2>&1; then
+		return 0
+	fi
+	if [ ! -f "$RONIC_TOP/ronic.ko" ]; then
+		log "no $RONIC_TOP/ronic.ko: build it for $(uname -r) first"
+		return 1
+	fi
+	log "installing $RONIC_TOP/ronic.ko and running depmod (slow)"
+	mkdir -p "$kmods/updates"
+	cp "$RONIC_TOP/ronic.ko" "$kmods/updates/"
+	depmod -a
+}
+
+# load_driver DRIVER: modprobe it unless loaded (ronic: installed first).
+load_driver() {
+	[ ! -d "/sys/module/$1/drivers" ] || return 0
+	if [ "$1" = ronic ]; then
+		ronic_install || return 1
+	fi
+	modprobe "$1"
+}
+
+# unload_driver DRIVER [TIMEOUT]: rmmod with a time limit; then it must be
+# gone from /sys/module.
+unload_driver() {
+	[ -d "/sys/module/$1" ] || return 0
+	timeout "${2:-60}" rmmod "$1" || {
+		log "rmmod $1 failed or hung"
+		return 1
+	}
+	wait_until 5 test ! -d "/sys/module/$1"
+}
+
+# set_override BDF DRIVER: only DRIVER may bind the device ("" clears).
+set_override() {
+	echo "$2" > "/sys/bus/pci/devices/$1/driver_override"
+}
+
+# unbind_nic BDF
+unbind_nic() {
+	local dev=/sys/bus/pci/devices/$1
+	if [ -e "$dev/driver" ]; then
+		echo "$1" > "$dev/driver/unbind"
+	fi
+}
+
+# bind_nic BDF DRIVER: bind the NIC to DRIVER (ronic or igb), wait for its
+# netdev and print the netdev's name.
+bind_nic() {
+	local bdf=$1 drv=$2 dev=/sys/bus/pci/devices/$1 cur
+	set_override "$bdf" "$drv" || return 1
+	cur=$(nic_driver "$bdf")
+	if [ -n "$cur" ] && [ "$cur" != "$drv" ]; then
+		unbind_nic "$bdf" || return 1
+	fi
+	load_driver "$drv" || return 1
+	if [ "$(nic_driver "$bdf")" != "$drv" ]; then
+		echo "$bdf" > /sys/bus/pci/drivers_probe 2>/dev/null || true
+	fi
+	if [ "$(nic_driver "$bdf")" != "$drv" ]; then
+		log "$bdf: $drv did not bind (driver: $(nic_driver "$bdf"))"
+		return 1
+	fi
+	if ! wait_until 20 nic_netdev "$bdf" > /dev/null; then
+		log "$bdf: no netdev 20 s after binding $drv"
+		return 1
+	fi
+	nic_netdev "$bdf"
+}
+
+# has_carrier NS DEV
+has_carrier() {
+	ip ${1:+-n "$1"} -o link show dev "$2" 2>/dev/null | grep -q LOWER_UP
+}
+
+# lacks_carrier NS DEV
+lacks_carrier() {
+	! has_carrier "$@"
+}
+
+# link_info NS DEV: one line for logs.
+link_info() {
+	ip ${1:+-n "$1"} -o link show dev "$2" 2>&1 | cut -c1-160
+}
+
+# ------------------------------------------------------------ the pair
+
+# pair_up DRV_A DRV_B: bind, address and raise both NICs, wait (bounded)
+# for carrier and for IPv4 and IPv6 pings to go through. Sets BDF_A, BDF_B,
+# NIC_A, NIC_B, DRV_A, DRV_B. Returns non-zero (and says why) on failure.
+pair_up() {
+	local bdfs
+	DRV_A=$1 DRV_B=$2
+	pair_down
+	mapfile -t bdfs < <(nic_bdfs)
+	if [ "${#bdfs[@]}" -ne 2 ]; then
+		log "expected two $NIC_PCI_ID NICs, found ${#bdfs[@]}"
+		return 1
+	fi
+	BDF_A=${bdfs[0]} BDF_B=${bdfs[1]}
+	# Both overrides first: a modprobe binds every device it may.
+	set_override "$BDF_A" "$DRV_A"
+	set_override "$BDF_B" "$DRV_B"
+	NIC_A=$(bind_nic "$BDF_A" "$DRV_A") || return 1
+	NIC_B=$(bind_nic "$BDF_B" "$DRV_B") || return 1
+
+	ip netns add "$PEER_NS" || return 1
+	ip -n "$PEER_NS" link set lo up
+	ip link set dev "$NIC_B" netns "$PEER_NS" || return 1
+
+	ip addr add "$ADDR_A4/$PREFIX4" dev "$NIC_A" &&
+	ip addr add "$ADDR_A6/$PREFIX6" dev "$NIC_A" nodad &&
+	ip link set dev "$NIC_A" up &&
+	ip -n "$PEER_NS" addr add "$ADDR_B4/$PREFIX4" dev "$NIC_B" &&
+	ip -n "$PEER_NS" addr add "$ADDR_B6/$PREFIX6" dev "$NIC_B" nodad &&
+	ip -n "$PEER_NS" link set dev "$NIC_B" up || return 1
+
+	if ! wait_until 20 has_carrier "" "$NIC_A" ||
+	   ! wait_until 20 has_carrier "$PEER_NS" "$NIC_B"; then
+		log "no carrier: $(link_info "" "$NIC_A") / $(link_info "$PEER_NS" "$NIC_B")"
+		return 1
+	fi
+	if ! wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4" > /dev/null ||
+	   ! wait_until 20 ping -q -6 -c 1 -W 1 "$ADDR_B6" > /dev/null; then
+		log "no ping through $NIC_A ($DRV_A) -> $NIC_B ($DRV_B)"
+		return 1
+	fi
+	log "pair up: $NIC_A ($BDF_A, $DRV_A) <-> $NIC_B ($BDF_B, $DRV_B, netns $PEER_NS)"
+}
+
+# pair_down: end the peer namespace's processes, move its devices back,
+# delete it, clear NIC A's addresses.
+pair_down() {
+	local p dev
+	if ip netns list 2>/dev/null | grep -qw "$PEER_NS"; then
+		for p in $(ip netns pids "$PEER_NS" 2>/dev/null); do
+			kill "$p" 2>/dev/null
+		done
+		wait_until 5 test -z "$(ip netns pids "$PEER_NS" 2>/dev/null)" ||
+			for p in $(ip netns pids "$PEER_NS" 2>/dev/null); do
+				kill -9 "$p" 2>/dev/null
+			done
+		for dev in $(ip -n "$PEER_NS" -o link show 2>/dev/null |
+			     awk -F': ' '{ sub(/@.*/, "", $2); print $2 }'); do
+			[ "$dev" = lo ] && continue
+			ip -n "$PEER_NS" link set dev "$dev" down 2>/dev/null
+			ip -n "$PEER_NS" link set dev "$dev" netns 1 ||
+				log "cannot move $dev back from $PEER_NS"
+		done
+		ip netns del "$PEER_NS"
+	fi
+	for dev in ${NIC_A:+"$NIC_A"} ${NIC_B:+"$NIC_B"}; do
+		if ip link show dev "$dev" > /dev/null 2>&1; then
+			ip addr flush dev "$dev"
+			ip link set dev "$dev" down
+		fi
+	done
+	return 0
+}
+
+# ------------------------------------------------------------ traffic
+
+# ping_count FROM_NS DEST COUNT [-6]: prints how many replies came back.
+ping_count() {
+	local ns=$1 dest=$2 count=$3 out
+	shift 3
+	out=$(in_ns "$ns" ping -q "$@" -c "$count" -i 0.1 -W 2 "$dest" 2>&1)
+	echo "$out" | sed -En 's/.* ([0-9]+) (packets )?received.*/\1/p' | head -1
+}
+
+# ping_check NAME FROM_NS DEST [COUNT] [-6]: PASS when every ping came
+# back.
+ping_check() {
+	local name=$1 ns=$2 dest=$3 count=${4:-20} got
+	shift 3
+	[ $# -eq 0 ] || shift
+	got=$(ping_count "$ns" "$dest" "$count" "$@")
+	if [ "${got:-0}" -eq "$count" ]; then
+		pass "$name"
+	else
+		fail "$name" "${got:-0}/$count replies"
+		return 1
+	fi
+}
+
+# iperf_tcp FROM_NS TO_NS SECONDS [EXTRA IPERF3 CLIENT ARGS...]: TCP from
+# FROM to TO (namespace "root" or "peer"; the server runs in TO) for
+# SECONDS; prints the receiver's end.sum_received.bits_per_second in
+# Mbit/s (one decimal). Non-zero status if the run failed.
+IPERF_PORT=5201
+iperf_tcp() {
+	local from=$1 to=$2 secs=$3 addr spid json mbps rc=0
+	shift 3
+	if [ "$to" = "$PEER_NS" ]; then addr=$ADDR_B4; else addr=$ADDR_A4; fi
+	json=/tmp/iperf3-$$.json
+	in_ns "$to" iperf3 -s -1 -B "$addr" -p "$IPERF_PORT" \
+		> /tmp/iperf3-server.log 2>&1 &
+	spid=$!
+	if ! wait_until 10 iperf_listening "$to"; then
+		log "iperf3 server did not start: $(cat /tmp/iperf3-server.log)"
+		kill "$spid" 2>/dev/null
+		return 1
+	fi
+	local pre=()
+	[ "$from" = root ] || pre=(ip netns exec "$from")
+	timeout $((secs + 30)) "${pre[@]}" iperf3 -c "$addr" -p "$IPERF_PORT" \
+		-t "$secs" -J --connect-timeout 5000 "$@" > "$json" 2>&1 || rc=$?
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	mbps=$(jq -r '(.end.sum_received.bits_per_second // 0) / 1e6 * 10 | floor / 10' \
+		"$json" 2>/dev/null)
+	if [ "$rc" -ne 0 ] || [ -z "$mbps" ] || [ "$mbps" = 0 ]; then
+		log "iperf3 $from -> $to failed (rc $rc): $(jq -r '.error // empty' "$json" 2>/dev/null | head -1)"
+		echo "${mbps:-0}"
+		return 1
+	fi
+	echo "$mbps"
+}
+
+iperf_listening() {
+	in_ns "$1" ss -Hltn "sport = :$IPERF_PORT" 2>/dev/null | grep -q .
+}
+
+# ------------------------------------------------------------ the host
+
+# vm_hmp CMD...: run a QEMU monitor (HMP) command on the host side (vm.sh
+# serves the requests) and print its output. E.g. vm_hmp set_link nic1 off
+vm_hmp() {
+	local dir=$RONIC_RESULTS/hmp id
+	id=$(date +%s%N)
+	mkdir -p "$dir"
+	echo "$*" > "$dir/$id.tmp" && mv "$dir/$id.tmp" "$dir/$id.req"
+	if ! wait_until 20 test -e "$dir/$id.resp"; then
+		log "no answer from the monitor to: $*"
+		rm -f "$dir/$id.req"
+		return 1
+	fi
+	grep -v "^$*\$" "$dir/$id.resp"
+	rm -f "$dir/$id.resp"
+}
+
+# ------------------------------------------------------------ numbers
+
+# median N...: of integers or decimals.
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+		END { if (NR % 2) print v[(NR + 1) / 2];
+		      else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# best N...
+best() {
+	printf '%s\n' "$@" | sort -g | tail -1
+}

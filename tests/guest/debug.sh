@@ -1,0 +1,232 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of tests/run-debug.sh, in the debug kernel
+# (scripts/debug-kernel.sh: KASAN, UBSAN, lockdep, DMA-API debug,
+# kmemleak), for the driver under test ($RONIC_DUT):
+#  1. the DUT on both NICs: link, IPv4 and IPv6 ping both ways, a short
+#     iperf3 each way;
+#  2. rmmod under iperf3 traffic, modprobe again, ping;
+#  3. RONIC_DEBUG_CYCLES (5) load/unload cycles, both NICs with carrier;
+#  4. with the DUT unloaded: DMA-API debug counted no error and holds no
+#     mapping of the NICs, a kmemleak scan reports nothing, lockdep is
+#     still on, the kernel is not tainted (but for the out-of-tree module),
+#     and with the IOMMU (RONIC_VM_IOMMU=1) the NICs sat behind DMAR and no
+#     DMAR fault was logged.
+# scripts/vm.sh checks the whole kernel log afterwards (KASAN, UBSAN,
+# lockdep, DMA-API, WARNING, BUG, ...). Full reports (kmemleak, DMA-API
+# dump lines) go to stderr, which is this script's output too, and to
+# /results/kmemleak.txt.
+set -uo pipefail
+# shellcheck source=scripts/guest/lib.sh
+. "$RONIC_TOP/scripts/guest/lib.sh"
+
+dut=$RONIC_DUT
+cycles=${RONIC_DEBUG_CYCLES:-5}
+pings=${RONIC_PINGS:-10}
+iommu=${RONIC_VM_IOMMU:-0}
+dbg=/sys/kernel/debug
+mapfile -t bdfs < <(nic_bdfs)
+
+# Kernel log lines since boot, uncoloured.
+klog() {
+	dmesg --color=never 2>/dev/null
+}
+
+# indent: a report into the log (stderr), as "#   " lines.
+indent() {
+	sed 's/^/#   /' >&2
+}
+
+# ---------------------------------------------------------- 0. the kernel
+log "kernel $(uname -r); NICs: ${bdfs[*]}"
+if klog | grep -q "KernelAddressSanitizer initialized" &&
+   [ -r "$dbg/dma-api/error_count" ] && [ -e "$dbg/kmemleak" ] &&
+   [ -r /proc/lockdep_stats ]; then
+	pass "debug: KASAN, DMA-API debug, kmemleak and lockdep are on"
+else
+	fail "debug: KASAN, DMA-API debug, kmemleak and lockdep are on" \
+		"kernel $(uname -r) lacks one of them"
+fi
+if [ "$iommu" = 1 ]; then
+	groups=0
+	for b in "${bdfs[@]}"; do
+		[ -e "/sys/bus/pci/devices/$b/iommu_group" ] && groups=$((groups + 1))
+	done
+	iommus=$(cd /sys/class/iommu 2>/dev/null && echo *)
+	if [[ " $iommus " == *" dmar"* ]] && [ "$groups" -eq "${#bdfs[@]}" ]; then
+		pass "iommu: DMAR on, both NICs in an IOMMU group"
+	else
+		fail "iommu: DMAR on, both NICs in an IOMMU group" \
+			"iommus: '$iommus', NICs in a group: $groups"
+	fi
+fi
+
+# ---------------------------------------------------------- 1. traffic
+if pair_up "$dut" "$dut"; then
+	pass "debug: $dut on both NICs, link up, first ping"
+	ping_check "debug: IPv4 ping A->B $pings/$pings" root "$ADDR_B4" "$pings"
+	ping_check "debug: IPv4 ping B->A $pings/$pings" "$PEER_NS" "$ADDR_A4" "$pings"
+	ping_check "debug: IPv6 ping A->B $pings/$pings" root "$ADDR_B6" "$pings" -6
+	ping_check "debug: IPv6 ping B->A $pings/$pings" "$PEER_NS" "$ADDR_A6" "$pings" -6
+	for dir in "root $PEER_NS" "$PEER_NS root"; do
+		read -r from to <<< "$dir"
+		if m=$(iperf_tcp "$from" "$to" 5) && [ "${m%.*}" -gt 0 ]; then
+			pass "debug: iperf3 TCP $from -> $to 5 s ($m Mbit/s)"
+		else
+			fail "debug: iperf3 TCP $from -> $to 5 s" "${m:-0} Mbit/s"
+		fi
+	done
+else
+	fail "debug: $dut on both NICs, link up, first ping" "pair_up failed"
+fi
+pair_down
+
+# ---------------------------------------------------------- 2. rmmod under load
+if pair_up "$dut" "$dut"; then
+	in_ns "$PEER_NS" iperf3 -s -1 -B "$ADDR_B4" > /tmp/debug-server.log 2>&1 &
+	client=
+	if wait_until 10 iperf_listening "$PEER_NS"; then
+		iperf3 -c "$ADDR_B4" -t 120 -i 0 > /tmp/debug-client.log 2>&1 &
+		client=$!
+	fi
+	tx0=$(cat "/sys/class/net/$NIC_A/statistics/tx_bytes")
+	sleep 3
+	tx1=$(cat "/sys/class/net/$NIC_A/statistics/tx_bytes")
+	if [ $((tx1 - tx0)) -gt 100000 ]; then
+		pass "debug: iperf3 traffic flows before rmmod"
+	else
+		fail "debug: iperf3 traffic flows before rmmod" "$((tx1 - tx0)) bytes in 3 s"
+	fi
+	t0=$SECONDS
+	if unload_driver "$dut" 90 &&
+	   [ -z "$(nic_driver "${bdfs[0]}")" ] && [ -z "$(nic_driver "${bdfs[1]}")" ]; then
+		pass "debug: rmmod $dut during iperf3 ($((SECONDS - t0)) s), both NICs unbound"
+	else
+		fail "debug: rmmod $dut during iperf3" \
+			"rmmod failed or hung; drivers '$(nic_driver "${bdfs[0]}")' '$(nic_driver "${bdfs[1]}")'"
+	fi
+	[ -z "$client" ] || kill "$client" 2>/dev/null
+	pair_down
+	wait 2>/dev/null
+	if pair_up "$dut" "$dut"; then
+		pass "debug: modprobe $dut again, link and ping"
+		ping_check "debug: IPv4 ping after reload $pings/$pings" root "$ADDR_B4" "$pings"
+		ping_check "debug: IPv6 ping after reload $pings/$pings" root "$ADDR_B6" "$pings" -6
+	else
+		fail "debug: modprobe $dut again, link and ping" "pair_up failed"
+	fi
+	pair_down
+else
+	fail "debug: pair up for rmmod under load" "pair_up failed"
+fi
+
+# ---------------------------------------------------------- 3. cycles
+# one_cycle N: load, both NICs up with carrier, refcount 0, unload.
+one_cycle() {
+	local i=$1 b n
+	modprobe "$dut" || { echo "cycle $i: modprobe $dut failed"; return 1; }
+	for b in "${bdfs[@]}"; do
+		if ! wait_until 30 nic_netdev "$b" > /dev/null; then
+			echo "cycle $i: $b has no netdev (driver '$(nic_driver "$b")')"
+			return 1
+		fi
+		ip link set dev "$(nic_netdev "$b")" up
+	done
+	for b in "${bdfs[@]}"; do
+		n=$(nic_netdev "$b")
+		if ! wait_until 30 has_carrier "" "$n"; then
+			echo "cycle $i: no carrier on $n: $(link_info "" "$n")"
+			return 1
+		fi
+	done
+	n=$(cat "/sys/module/$dut/refcnt")
+	if [ "$n" != 0 ]; then
+		echo "cycle $i: refcnt $n before rmmod"
+		return 1
+	fi
+	if ! unload_driver "$dut" 90; then
+		echo "cycle $i: rmmod $dut failed, hung or left /sys/module/$dut"
+		return 1
+	fi
+}
+
+unload_driver "$dut"
+for b in "${bdfs[@]}"; do set_override "$b" "$dut"; unbind_nic "$b"; done
+err=
+t0=$SECONDS
+for i in $(seq 1 "$cycles"); do
+	err=$(one_cycle "$i") || break
+	err=
+done
+if [ -z "$err" ]; then
+	pass "debug: $cycles load/unload cycles with carrier, refcnt 0 ($((SECONDS - t0)) s)"
+else
+	fail "debug: $cycles load/unload cycles" "$err"
+fi
+unload_driver "$dut"
+for b in "${bdfs[@]}"; do set_override "$b" ""; done
+
+# ---------------------------------------------------------- 4. checks
+# DMA-API debug: no error counted; no mapping of the NICs left (the DUT
+# was the only driver that ever bound them in this boot).
+errs=$(cat "$dbg/dma-api/error_count" 2>/dev/null || echo "unreadable")
+if [ "$errs" = 0 ]; then
+	pass "dma-api: error_count is 0"
+else
+	fail "dma-api: error_count is 0" "error_count $errs"
+fi
+if [ -r "$dbg/dma-api/dump" ]; then
+	left=$(grep -F -e "${bdfs[0]}" -e "${bdfs[1]}" "$dbg/dma-api/dump")
+	if [ -z "$left" ]; then
+		pass "dma-api: no DMA mapping of the NICs left after rmmod $dut"
+	else
+		fail "dma-api: no DMA mapping of the NICs left after rmmod $dut" \
+			"$(echo "$left" | wc -l) entries, first: $(echo "$left" | head -1)"
+		head -40 <<< "$left" | indent
+	fi
+fi
+
+# kmemleak: objects must be older than its minimum age (5 s) to be
+# reported, and an object whose contents changed since the previous scan
+# waits for the next one: wait, scan twice, read.
+sleep 6
+echo scan > "$dbg/kmemleak"
+echo scan > "$dbg/kmemleak"
+leaks=$(cat "$dbg/kmemleak")
+echo "$leaks" > "$RONIC_RESULTS/kmemleak.txt"
+if [ -z "$leaks" ]; then
+	pass "kmemleak: nothing reported after rmmod $dut"
+else
+	n=$(echo "$leaks" | grep -c '^unreferenced object')
+	fail "kmemleak: nothing reported after rmmod $dut" \
+		"$n unreferenced objects (see kmemleak.txt)"
+	indent <<< "$leaks"
+fi
+
+if grep -Eq '^ *debug_locks: *1$' /proc/lockdep_stats; then
+	pass "lockdep: still on at the end (debug_locks 1)"
+else
+	fail "lockdep: still on at the end" \
+		"$(grep debug_locks /proc/lockdep_stats), turned off by an earlier report"
+fi
+
+# Taint: O (4096, out-of-tree module) and E (8192, unsigned) only.
+taint=$(cat /proc/sys/kernel/tainted)
+if [ $((taint & ~(4096 | 8192))) -eq 0 ]; then
+	pass "kernel not tainted (but for out-of-tree modules: $taint)"
+else
+	fail "kernel not tainted (but for out-of-tree modules)" "tainted $taint"
+fi
+
+if [ "$iommu" = 1 ]; then
+	faults=$(klog | grep -aE 'DMAR: \[DMA (Read|Write)|DMAR: DRHD: handling fault|DMAR:.*[Ff]ault (addr|reason)|DMAR-IR: .*fault')
+	if [ -z "$faults" ]; then
+		pass "iommu: no DMAR fault logged"
+	else
+		fail "iommu: no DMAR fault logged" "$(echo "$faults" | head -1 | cut -c1-160)"
+		head -40 <<< "$faults" | indent
+	fi
+fi
+
+finish

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of t-smp (booted with many vCPUs, 72 by default: more CPUs
+# than the 82576 has queues, 16, or MSI-X vectors, 10): all CPUs online;
+# the DUT binds both NICs, reports sane channel counts, carries pings and
+# iperf3 both ways, and unloads.
+set -uo pipefail
+# shellcheck source=scripts/guest/lib.sh
+. "$RONIC_TOP/scripts/guest/lib.sh"
+
+dut=$RONIC_DUT
+want=${RONIC_VM_SMP:-72}
+
+if [ "$(nproc)" -eq "$want" ]; then
+	pass "smp: $want CPUs online"
+else
+	fail "smp: $want CPUs online" "nproc $(nproc)"
+fi
+
+if pair_up "$dut" "$dut"; then
+	pass "smp: $dut<->$dut link up and first ping"
+	for side in A B; do
+		if [ "$side" = A ]; then ns=root dev=$NIC_A; else ns=$PEER_NS dev=$NIC_B; fi
+		ch=$(in_ns "$ns" ethtool -l "$dev" 2>&1)
+		printf '%s\n' "$ch" | sed 's/^/#   /' >&2
+		# Current settings: the second block of ethtool -l.
+		cur=$(printf '%s\n' "$ch" | awk '/^Current/ { c = 1 }
+			c && /^(RX|TX|Combined):/ { n += $2 } END { print n + 0 }')
+		if [ "$cur" -ge 1 ] && [ "$cur" -le 32 ]; then
+			pass "smp: $side ethtool -l: $cur channels in use (1..32)"
+		else
+			fail "smp: $side ethtool -l: channels in use (1..32)" "$cur"
+		fi
+	done
+	vectors=$(grep -c "$NIC_A" /proc/interrupts)
+	log "$NIC_A has $vectors interrupt lines in /proc/interrupts"
+	ping_check "smp: IPv4 ping A->B 20/20" root "$ADDR_B4" 20
+	ping_check "smp: IPv6 ping B->A 20/20" "$PEER_NS" "$ADDR_A6" 20 -6
+	for dir in tx rx; do
+		if [ "$dir" = tx ]; then from=root to=$PEER_NS; else from=$PEER_NS to=root; fi
+		if m=$(iperf_tcp "$from" "$to" 5 -P 4); then
+			pass "smp: iperf3 -P 4 $dir ($m Mbit/s)"
+		else
+			fail "smp: iperf3 -P 4 $dir" "${m:-0} Mbit/s"
+		fi
+	done
+else
+	fail "smp: $dut<->$dut link up and first ping" "pair_up failed"
+fi
+pair_down
+if unload_driver "$dut" 120; then
+	pass "smp: rmmod $dut"
+else
+	fail "smp: rmmod $dut" "failed or hung"
+fi
+
+finish

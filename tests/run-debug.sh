@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The debug-kernel run (make test-debug): build or reuse the debug kernel
+# (scripts/debug-kernel.sh), build ronic.ko against it in a scratch copy of
+# the sources (the repo's ronic.ko stays as it is), boot it in the test bed
+# and run tests/guest/debug.sh: both NICs on ronic, ping v4/v6 both ways,
+# iperf3, rmmod under traffic, load/unload cycles, then DMA-API debug's
+# error count and leftover mappings, a kmemleak scan after rmmod, lockdep
+# still on, taint; scripts/vm.sh then checks the kernel log (KASAN, UBSAN,
+# lockdep, DMA-API, WARNING, BUG, DMAR faults, ...).
+#
+#   tests/run-debug.sh [--iommu | --both] [--results DIR]
+#
+# --iommu boots with the emulated intel-iommu (strict, interrupt remapping)
+# and checks for DMAR faults; --both runs without, then with it (also
+# RONIC_DEBUG_IOMMU=0|1|both). Prints PASS:/FAIL: lines and a closing
+# "N passed, N failed"; exit status 1 if anything failed.
+#
+# Results in DIR (default <repo>/results/debug-<timestamp>, or
+# $RONIC_RESULTS_DIR): build/ (the scratch build, ronic.ko with its debug
+# info for decoding traces: scripts/decode_stacktrace.sh under the
+# kernel's build tree), vm/ or vm-iommu/ (vm.sh's results: console.txt,
+# dmesg.txt, output.txt, kmemleak.txt).
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+mode=${RONIC_DEBUG_IOMMU:-0}
+results=${RONIC_RESULTS_DIR:-}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--iommu) mode=1; shift ;;
+	--both) mode=both; shift ;;
+	--results) results=$2; shift 2 ;;
+	-h|--help) sed -n 's/^#   //p' "$0" >&2; exit 2 ;;
+	*) echo "run-debug.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+case "$mode" in
+0) runs=(plain) ;;
+1) runs=(iommu) ;;
+both) runs=(plain iommu) ;;
+*) echo "run-debug.sh: RONIC_DEBUG_IOMMU must be 0, 1 or both" >&2; exit 2 ;;
+esac
+results=${results:-$top/results/debug-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$results"
+results=$(realpath "$results")
+
+passed=0
+failed=0
+# count: tally PASS:/FAIL: lines passing through (and print them).
+count() {
+	local line
+	while IFS= read -r line; do
+		echo "$line"
+		case "$line" in
+		PASS:*) passed=$((passed + 1)) ;;
+		FAIL:*) failed=$((failed + 1)) ;;
+		esac
+	done
+}
+pass() { count <<< "PASS: $1"; }
+fail() { count <<< "FAIL: $1 (${2:-failed})"; }
+summary() {
+	echo "$passed passed, $failed failed"
+	echo "# debug run: $(($(date +%s) - t_start)) s, results in $results" >&2
+	[ "$failed" -eq 0 ]
+	exit
+}
+t_start=$(date +%s)
+
+# ---------------------------------------------------------------- kernel
+t0=$(date +%s)
+if ! kdir=$("$top/scripts/debug-kernel.sh"); then
+	fail "debug: debug kernel build" "scripts/debug-kernel.sh failed"
+	summary
+fi
+# shellcheck source=/dev/null
+. "$kdir/info.env"
+pass "debug: debug kernel $RONIC_DEBUG_KVER ready ($(($(date +%s) - t0)) s)"
+
+# ---------------------------------------------------------------- module
+# A scratch copy: building for another kernel in the repo would replace
+# the repo's ronic.ko (built for the Debian guest kernel).
+build=$results/build
+rm -rf "$build"
+mkdir -p "$build"
+for f in src include Kbuild Makefile Kconfig; do
+	[ -e "$top/$f" ] && cp -a "$top/$f" "$build/"
+done
+find "$build" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' \) -delete
+if nice -n 10 make -C "$RONIC_DEBUG_KBUILD" M="$build" W=1 -j"${RONIC_JOBS:-$(nproc)}" \
+	modules > "$build/build.log" 2>&1 && [ -f "$build/ronic.ko" ]; then
+	warnings=$(grep -c 'warning:' "$build/build.log")
+	pass "debug: ronic.ko builds against $RONIC_DEBUG_KVER ($warnings warnings)"
+	[ "$warnings" -eq 0 ] || grep -A3 'warning:' "$build/build.log" | head -40 >&2
+else
+	tail -30 "$build/build.log" >&2
+	fail "debug: ronic.ko builds against $RONIC_DEBUG_KVER" "see $build/build.log"
+	summary
+fi
+
+# ---------------------------------------------------------------- VM runs
+for run in "${runs[@]}"; do
+	args=(--kernel "$RONIC_DEBUG_BZIMAGE" --kver "$RONIC_DEBUG_KVER"
+	      --module "$build/ronic.ko" --mem "${RONIC_DEBUG_MEM:-2048}"
+	      --timeout "${RONIC_DEBUG_TIMEOUT:-1200}")
+	name=debug
+	if [ "$run" = iommu ]; then
+		args+=(--iommu)
+		name=debug-iommu
+	fi
+	vmres=$results/vm${run#plain}
+	[ "$run" = plain ] || vmres=$results/vm-$run
+	t0=$(date +%s)
+	# The run's name goes into each PASS/FAIL line of the guest script
+	# (the two runs' names must differ); vm.sh's stdout (with the guest
+	# script's output) is kept to count them.
+	"$top/scripts/vm.sh" "${args[@]}" --name "$name" --results "$vmres" \
+		-- "$top/tests/guest/debug.sh" |
+		sed -u -E "s/^(PASS|FAIL): /\\1: [$run] /" | tee "$vmres.out"
+	rc=${PIPESTATUS[0]}
+	count < "$vmres.out" > /dev/null
+	case "$rc" in
+	0|1) pass "[$run] kernel log: no KASAN, UBSAN, lockdep, DMA-API, kmemleak, WARNING or BUG report (vm.sh)" ;;
+	124|125) ;;	# vm.sh printed (and we counted) its FAIL: vm line
+	*) fail "[$run] vm.sh" "exit status $rc" ;;
+	esac
+	echo "# [$run] $(($(date +%s) - t0)) s; results in $vmres" >&2
+done
+
+summary

@@ -1,0 +1,10 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The DUT on a guest with many CPUs (RONIC_SMP, 72): more than queues and
+# vectors. The boot alone takes about 100 s under TCG.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+exec "$top/scripts/vm.sh" --name smp --smp "${RONIC_SMP:-72}" \
+	${RONIC_RESULTS_DIR:+--results "$RONIC_RESULTS_DIR"} \
+	-- "$top/tests/guest/smp.sh"
