@@ -8,7 +8,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/kernel-version.sh
 . "$top/scripts/kernel-version.sh"
 kver=$(ronic_guest_kver)
-res=$top/results/ethtool-$(date +%Y%m%d-%H%M%S)
+res=${RONIC_RESULTS_DIR:-$top/results/ethtool-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$res"
 build=$(mktemp -d)
 trap 'rm -rf "$build"' EXIT
@@ -16,5 +16,5 @@ cp "$top"/tests/modules/* "$build/"
 make -s -C "/usr/src/linux-headers-$kver" M="$build" modules > "$build/log" 2>&1 ||
 	{ cat "$build/log"; echo "FAIL: build tests/modules"; exit 1; }
 cp "$build/ronic_ro_quirk.ko" "$res/"
-exec "$top/scripts/vm.sh" --name ethtool --results "${RONIC_RESULTS_DIR:-$res}" \
+exec "$top/scripts/vm.sh" --name ethtool --results "$res" \
 	-- "$top/tests/guest/ethtool.sh"
