@@ -22,8 +22,10 @@ ronic_kver_available() {
 
 # Newest version installed with both image and headers.
 ronic_kver_installed() {
-	ls -d /usr/src/linux-headers-"$RONIC_KSERIES".*-amd64 2>/dev/null |
-		sed 's|.*/linux-headers-||' | grep -E "^$ronic_kver_re$" |
+	local d
+	for d in /usr/src/linux-headers-"$RONIC_KSERIES".*-amd64; do
+		[ -d "$d" ] && echo "${d#/usr/src/linux-headers-}"
+	done | grep -E "^$ronic_kver_re$" |
 		sort -V | while read -r v; do
 			[ -f "/boot/vmlinuz-$v" ] && echo "$v"
 		done | tail -1

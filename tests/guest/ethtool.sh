@@ -6,6 +6,8 @@
 # register dump, pause, RSS, link settings, and the relaxed-ordering
 # private flags, with the values out of range refused and the port still
 # carrying traffic after each change. Ends with rmmod and a clean dmesg.
+# pass and fail always succeed: "check && pass || fail" is if-then-else here.
+# shellcheck disable=SC2015
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
@@ -66,8 +68,9 @@ ethtool -G "$NIC_A" rx 256 tx 256
 # Channels
 max=$(ethtool -l "$NIC_A" | awk '/Pre-set/ { p = 1 } p && /^Combined:/ { print $2; exit }')
 check "ethtool -L combined 1" ethtool -L "$NIC_A" combined 1
-[ "$(ls /sys/class/net/"$NIC_A"/queues | grep -c rx-)" = 1 ] && pass "one rx queue after -L 1" ||
-	fail "one rx queue after -L 1" "$(ls /sys/class/net/"$NIC_A"/queues | tr '\n' ' ')"
+rxq=(/sys/class/net/"$NIC_A"/queues/rx-*)
+[ "${#rxq[@]}" = 1 ] && pass "one rx queue after -L 1" ||
+	fail "one rx queue after -L 1" "${rxq[*]}"
 works && pass "traffic after -L 1" || fail "traffic after -L 1"
 check "ethtool -L combined $max" ethtool -L "$NIC_A" combined "$max"
 works && pass "traffic after -L $max" || fail "traffic after -L $max"
@@ -128,7 +131,7 @@ check "ping 1400 bytes after offloads on" ping -q -c 5 -i 0.1 -s 1400 "$ADDR_B4"
 # MTU
 check "MTU 9000" ip link set dev "$NIC_A" mtu 9000
 ip -n "$PEER_NS" link set dev "$NIC_B" mtu 9000
-check "jumbo ping 8000 bytes" ping -q -c 5 -i 0.1 -M do -s 8000 "$ADDR_B4"
+check "jumbo ping 8000 bytes" ping -q -c 5 -i 0.1 -M "do" -s 8000 "$ADDR_B4"
 refused "MTU 9217" ip link set dev "$NIC_A" mtu 9217
 ip link set dev "$NIC_A" mtu 1500
 ip -n "$PEER_NS" link set dev "$NIC_B" mtu 1500
@@ -161,8 +164,10 @@ ip netns exec "$PEER_NS" iperf3 -c "$ADDR_A4" -p 5203 -t 6 -J > /tmp/ro-iperf.js
 ipid=$!
 rc=0
 for i in $(seq 1 50); do
-	ethtool --set-priv-flags "$NIC_A" pci_ro_read $([ $((i % 2)) = 0 ] && echo on || echo off) \
-		pci_ro_write $([ $((i % 3)) = 0 ] && echo on || echo off) || rc=1
+	rd=off wr=off
+	[ $((i % 2)) = 0 ] && rd=on
+	[ $((i % 3)) = 0 ] && wr=on
+	ethtool --set-priv-flags "$NIC_A" pci_ro_read "$rd" pci_ro_write "$wr" || rc=1
 	sleep 0.05
 done
 wait "$ipid" || rc=1
