@@ -535,6 +535,8 @@ static int ronic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	adapter->tx_ring_count = RONIC_DEFAULT_RING;
 	adapter->rx_ring_count = RONIC_DEFAULT_RING;
 	adapter->itr_usecs = RONIC_DEFAULT_ITR_USECS;
+	/* As igb's default: the interval follows the traffic. */
+	adapter->itr_adaptive = true;
 	set_bit(RONIC_STATE_DOWN, &adapter->state);
 	spin_lock_init(&adapter->stats_lock);
 	INIT_DELAYED_WORK(&adapter->watchdog, ronic_watchdog);

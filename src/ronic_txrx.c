@@ -614,7 +614,7 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 
 /* Adaptive moderation: short waits for sparse or small frames, long for bulk. */
 #define RONIC_ITR_LOW_LATENCY	10
-#define RONIC_ITR_BULK		125
+#define RONIC_ITR_BULK		250
 
 static void ronic_update_itr(struct ronic_q_vector *qv)
 {

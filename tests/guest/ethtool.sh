@@ -78,7 +78,7 @@ refused "ethtool -L combined $((max + 1))" ethtool -L "$NIC_A" combined $((max +
 refused "ethtool -L rx 1 tx 1" ethtool -L "$NIC_A" rx 1 tx 1
 
 # Coalescing: EITR follows (queue block word 16 is EITR of vector q).
-check "ethtool -C rx-usecs 100" ethtool -C "$NIC_A" rx-usecs 100
+check "ethtool -C adaptive off rx-usecs 100" ethtool -C "$NIC_A" adaptive-rx off adaptive-tx off rx-usecs 100
 c=$(ethtool -c "$NIC_A" | awk '/^rx-usecs:/ { print $2 }')
 [ "$c" = 100 ] && pass "rx-usecs reads 100" || fail "rx-usecs reads 100" "$c"
 eitr=$(dca_txctrl 1 16)
@@ -86,7 +86,7 @@ eitr=$(dca_txctrl 1 16)
 refused "ethtool -C rx-usecs 9000" ethtool -C "$NIC_A" rx-usecs 9000
 check "ethtool -C adaptive-rx on adaptive-tx on" ethtool -C "$NIC_A" adaptive-rx on adaptive-tx on
 works && pass "traffic with adaptive moderation" || fail "traffic with adaptive moderation"
-ethtool -C "$NIC_A" adaptive-rx off adaptive-tx off rx-usecs 50
+ethtool -C "$NIC_A" adaptive-rx on adaptive-tx on rx-usecs 50
 
 # Pause
 check "ethtool -A rx off tx off" ethtool -A "$NIC_A" rx off tx off
