@@ -5,11 +5,8 @@
 # vectors. The boot alone takes about 100 s under TCG.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-objdir=$top/results/xdp-objs
-mkdir -p "$objdir"
-clang -O2 -g -target bpf -I"/usr/include/$(gcc -dumpmachine)" \
-	-c "$top/tests/xdp/ronic_test_progs.bpf.c" -o "$objdir/ronic_test_progs.o"
-export RONIC_XDP_OBJ=$objdir/ronic_test_progs.o
+RONIC_XDP_OBJ=$("$top/tests/xdp/build.sh")
+export RONIC_XDP_OBJ
 exec "$top/scripts/vm.sh" --name smp --smp "${RONIC_SMP:-72}" \
 	${RONIC_RESULTS_DIR:+--results "$RONIC_RESULTS_DIR"} \
 	-- "$top/tests/guest/smp.sh"
