@@ -209,6 +209,12 @@ static int ronic_tx_map(struct ronic_ring *ring, struct sk_buff *skb,
 	}
 
 	last->cmd_type_len |= cpu_to_le32(RONIC_TXD_CMD_EOP | RONIC_TXD_CMD_RS);
+	if (unlikely(ring->tx_buf[first].map.attrs & DMA_ATTR_WEAK_ORDERING)) {
+		u64_stats_update_begin(&ring->xmit_syncp);
+		u64_stats_add(&ring->xmit_stats.dma_weak,
+			      !!skb_headlen(skb) + skb_shinfo(skb)->nr_frags);
+		u64_stats_update_end(&ring->xmit_syncp);
+	}
 	ring->next_to_use = i;
 	/* Descriptors before the pointer that lets tx clean look at them. */
 	smp_wmb();

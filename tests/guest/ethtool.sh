@@ -150,7 +150,13 @@ check "pci_ro_write on" ethtool --set-priv-flags "$NIC_A" pci_ro_write on
 	fail "DCA_RXCTRL(1) shadow" "$(dca_txctrl 1 8)"
 dmesg | grep -q "Relaxed Ordering Enable bit of .* is off" &&
 	pass "driver says the device part is dormant" || fail "dormant message"
+w0=$(ethtool -S "$NIC_A" | awk '/tx[0-9]+_dma_weak:/ { s += $2 } END { print s + 0 }')
 check "pci_ro_read on" ethtool --set-priv-flags "$NIC_A" pci_ro_read on
+ping -q -c 20 -i 0.01 "$ADDR_B4" > /dev/null
+w1=$(ethtool -S "$NIC_A" | awk '/tx[0-9]+_dma_weak:/ { s += $2 } END { print s + 0 }')
+[ "$w0" = 0 ] && [ $((w1 - w0)) -ge 20 ] &&
+	pass "tx mappings carry weak ordering with pci_ro_read ($((w1 - w0)) counted, 0 before)" ||
+	fail "tx_dma_weak follows pci_ro_read" "before $w0, after $w1"
 [ "$(dca_txctrl 0 15)" = 00002a00 ] && pass "DCA_TXCTRL(0) = all three RO enables" ||
 	fail "DCA_TXCTRL(0) all RO" "$(dca_txctrl 0 15)"
 xq=$(ethtool -S "$NIC_A" | grep -c '^ *xdp[0-9]*_xdp_xmit:')
