@@ -43,6 +43,7 @@ struct ronic_tx_xmit_stats {
 	u64_stats_t tso;
 	u64_stats_t linearized;
 	u64_stats_t dropped;	/* frame freed unsent: bad offload or mapping */
+	u64_stats_t dma_weak;	/* mappings made with DMA_ATTR_WEAK_ORDERING */
 };
 
 /* Written by tx completion (NAPI) only. */
