@@ -256,8 +256,9 @@
 /*
  * Rx write-side enables. Linux's 82576 headers define only DESC_RRO_EN;
  * these positions follow the same register family on the 82599
- * (ixgbe_type.h: descriptor write-back 11, data 13, split header 15),
- * which is the layout the 82576 datasheet's DCA_RXCTRL table gives too.
+ * (ixgbe_type.h: descriptor write-back 11, data 13, split header 15).
+ * The 82576 datasheet's own DCA_RXCTRL table was not at hand to confirm
+ * them; QEMU does not implement the register, so no test can either.
  */
 #define RONIC_DCA_RX_DESC_WRO_EN BIT(11)
 #define RONIC_DCA_RX_DATA_WRO_EN BIT(13)

@@ -13,18 +13,9 @@
 #include "ronic_regs.h"
 #include "ronic_ro_policy.h"
 
-static int passed, failed;
+#define SUITE "ro_policy"
+#include "check.h"
 
-#define CHECK(name, cond) do {						\
-	if (cond) {							\
-		passed++;						\
-		printf("PASS: ro_policy: %s\n", name);			\
-	} else {							\
-		failed++;						\
-		printf("FAIL: ro_policy: %s (%s:%d: %s)\n", name,	\
-		       __FILE__, __LINE__, #cond);			\
-	}								\
-} while (0)
 
 static const struct ronic_ro_platform x86_ok = {
 	.arch = RONIC_RO_ARCH_X86, .dev_enabled = true,
@@ -128,6 +119,5 @@ int main(void)
 	test_defaults();
 	test_bits();
 	test_platform();
-	printf("ro_policy: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_summary();
 }

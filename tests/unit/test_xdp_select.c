@@ -8,18 +8,9 @@
 
 #include "ronic_xdp.h"
 
-static int passed, failed;
+#define SUITE "xdp_select"
+#include "check.h"
 
-#define CHECK(name, cond) do {						\
-	if (cond) {							\
-		passed++;						\
-		printf("PASS: xdp_select: %s\n", name);		\
-	} else {							\
-		failed++;						\
-		printf("FAIL: xdp_select: %s (%s:%d: %s)\n", name,	\
-		       __FILE__, __LINE__, #cond);			\
-	}								\
-} while (0)
 
 /* NR_CPUS of a large distribution kernel. */
 #define MAX_CPUS 8192
@@ -109,6 +100,5 @@ int main(void)
 	test_count();
 	test_index();
 	test_key_balance();
-	printf("xdp_select: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_summary();
 }
