@@ -383,3 +383,8 @@ median() {
 best() {
 	printf '%s\n' "$@" | sort -g | tail -1
 }
+
+# mean N...
+mean() {
+	printf '%s\n' "$@" | awk '{ s += $1 } END { printf "%.1f", (NR ? s / NR : 0) }'
+}
