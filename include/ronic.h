@@ -68,6 +68,7 @@ struct ronic_rx_ring_stats {
 struct ronic_xdp_ring_stats {
 	u64_stats_t xdp_xmit;		/* frames queued by ndo_xdp_xmit */
 	u64_stats_t xdp_tx_errors;	/* frames refused: ring full, map error */
+	u64_stats_t xdp_locked;		/* frames queued with the ring's lock held */
 };
 
 enum ronic_tx_buf_type {

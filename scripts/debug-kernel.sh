@@ -3,7 +3,7 @@
 #
 # Build (or reuse) the debug kernel of the test bed from linux-source-6.12.
 #
-#   scripts/debug-kernel.sh [--force] [--config-only] [-j N]
+#   scripts/debug-kernel.sh [--force] [--config-only] [--key] [-j N]
 #
 # The kernel: the x86_64 defconfig, trimmed and extended by the fragment
 # scripts/debug-kernel.config (merge_config.sh, then olddefconfig): what the
@@ -33,6 +33,8 @@
 #
 # Prints the cache folder on stdout (everything else goes to stderr), so:
 #   dir=$(scripts/debug-kernel.sh) && . "$dir/info.env"
+# --key prints only the cache key (e.g. a CI cache's key for the folder);
+# --config-only configures and checks the options, no build.
 #
 # Environment: RONIC_JOBS (make -j, default the CPU count; always nice 10),
 # RONIC_DEBUG_BTF (auto|0|1: BTF when pahole is there), RONIC_LINUX_SOURCE
@@ -51,11 +53,13 @@ usage() {
 
 force=
 config_only=
+print_key=
 jobs=${RONIC_JOBS:-$(nproc)}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--force) force=1; shift ;;
 	--config-only) config_only=1; shift ;;
+	--key) print_key=1; shift ;;
 	-j) jobs=$2; shift 2 ;;
 	-j*) jobs=${1#-j}; shift ;;
 	-h|--help) usage ;;
@@ -111,6 +115,11 @@ tools_id="$(gcc --version | head -1)"
 [ "$btf" = 0 ] || tools_id+=" pahole $(pahole --version)"
 key=$( { echo "recipe $recipe"; echo "$src_id"; echo "$tools_id"
 	 echo "$fragment"; } | sha256sum | cut -c1-16)
+
+if [ -n "$print_key" ]; then
+	echo "$key"
+	exit 0
+fi
 
 cache=${RONIC_CACHE:-/var/cache/ronic}
 if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then

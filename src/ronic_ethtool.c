@@ -264,7 +264,7 @@ static_assert(RONIC_RO_READ == BIT(0) && RONIC_RO_WRITE == BIT(1));
 /* The name lists below follow the counter structures field by field. */
 static_assert(sizeof(struct ronic_tx_xmit_stats) == 7 * sizeof(u64_stats_t));
 static_assert(sizeof(struct ronic_rx_ring_stats) == 10 * sizeof(u64_stats_t));
-static_assert(sizeof(struct ronic_xdp_ring_stats) == 2 * sizeof(u64_stats_t));
+static_assert(sizeof(struct ronic_xdp_ring_stats) == 3 * sizeof(u64_stats_t));
 
 struct ronic_stat {
 	char name[ETH_GSTRING_LEN];
@@ -320,7 +320,7 @@ static const char * const ronic_rxq_stat_names[] = {
 };
 
 static const char * const ronic_xdpq_stat_names[] = {
-	"packets", "bytes", "xdp_xmit", "xdp_tx_errors",
+	"packets", "bytes", "xdp_xmit", "xdp_tx_errors", "xdp_locked",
 };
 
 static int ronic_stats_count(struct ronic_adapter *adapter)

@@ -134,6 +134,11 @@ static int ronic_xdp_tx_buff(struct ronic_adapter *adapter, struct xdp_buff *xdp
 	locked = ronic_xdp_lock(ring);
 	if (likely(ronic_desc_unused(ring)))
 		err = ronic_xdp_queue(ring, xdpf, addr, RONIC_TX_BUF_XDP_TX);
+	if (locked && !err) {
+		u64_stats_update_begin(&ring->xmit_syncp);
+		u64_stats_inc(&ring->xdp_stats.xdp_locked);
+		u64_stats_update_end(&ring->xmit_syncp);
+	}
 	ronic_xdp_unlock(ring, locked);
 	if (!err)
 		*tx_ring = ring;
@@ -307,6 +312,8 @@ int ronic_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
 	u64_stats_update_begin(&ring->xmit_syncp);
 	u64_stats_add(&ring->xdp_stats.xdp_xmit, sent);
 	u64_stats_add(&ring->xdp_stats.xdp_tx_errors, n - sent);
+	if (locked)
+		u64_stats_add(&ring->xdp_stats.xdp_locked, sent);
 	u64_stats_update_end(&ring->xmit_syncp);
 	if (flags & XDP_XMIT_FLUSH) {
 		/* Descriptors visible to the device before the tail moves. */

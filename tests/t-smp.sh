@@ -7,6 +7,6 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 RONIC_XDP_OBJ=$("$top/tests/xdp/build.sh")
 export RONIC_XDP_OBJ
-exec "$top/scripts/vm.sh" --name smp --smp "${RONIC_SMP:-72}" \
+exec "$top/scripts/vm.sh" --name smp --timeout 1200 --smp "${RONIC_SMP:-72}" \
 	${RONIC_RESULTS_DIR:+--results "$RONIC_RESULTS_DIR"} \
 	-- "$top/tests/guest/smp.sh"

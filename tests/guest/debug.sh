@@ -6,17 +6,19 @@
 # kmemleak), for the driver under test ($RONIC_DUT):
 #  1. the DUT on both NICs: link, IPv4 and IPv6 ping both ways, a short
 #     iperf3 each way;
-#  2. rmmod under iperf3 traffic, modprobe again, ping;
+#  2. rmmod under iperf3 traffic, modprobe again, ping; then allocation
+#     failures injected into up, -G, -L and probe (tests/guest/faults.sh);
 #  3. RONIC_DEBUG_CYCLES (5) load/unload cycles, both NICs with carrier;
 #  4. with the DUT unloaded: DMA-API debug counted no error and holds no
-#     mapping of the NICs, a kmemleak scan reports nothing, lockdep is
-#     still on, the kernel is not tainted (but for the out-of-tree module),
-#     and with the IOMMU (RONIC_VM_IOMMU=1) the NICs sat behind DMAR and no
-#     DMAR fault was logged.
+#     mapping of the NICs, a kmemleak scan reports nothing (nor did one
+#     with the DUT loaded, after step 2), lockdep is still on, the kernel
+#     is not tainted (but for the out-of-tree module), and with the IOMMU
+#     (RONIC_VM_IOMMU=1) the NICs sat behind DMAR and no DMAR fault was
+#     logged.
 # scripts/vm.sh checks the whole kernel log afterwards (KASAN, UBSAN,
 # lockdep, DMA-API, WARNING, BUG, ...). Full reports (kmemleak, DMA-API
 # dump lines) go to stderr, which is this script's output too, and to
-# /results/kmemleak.txt.
+# /results/kmemleak-loaded.txt and /results/kmemleak.txt.
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
@@ -31,6 +33,22 @@ mapfile -t bdfs < <(nic_bdfs)
 # Kernel log lines since boot, uncoloured.
 klog() {
 	dmesg --color=never 2>/dev/null
+}
+
+# phase NAME: log how long the previous phase took.
+phase_t=$SECONDS
+phase() {
+	log "phase $1 done in $((SECONDS - phase_t)) s"
+	phase_t=$SECONDS
+}
+
+# kmemleak_scan: objects must be older than kmemleak's minimum age (5 s)
+# to be reported, and an object whose contents changed since the previous
+# scan waits for the next one: wait, scan twice.
+kmemleak_scan() {
+	sleep 6
+	echo scan > "$dbg/kmemleak"
+	echo scan > "$dbg/kmemleak"
 }
 
 # indent: a report into the log (stderr), as "#   " lines.
@@ -81,6 +99,7 @@ else
 	fail "debug: $dut on both NICs, link up, first ping" "pair_up failed"
 fi
 pair_down
+phase traffic
 
 # ---------------------------------------------------------- 2. rmmod under load
 if pair_up "$dut" "$dut"; then
@@ -117,9 +136,33 @@ if pair_up "$dut" "$dut"; then
 		fail "debug: modprobe $dut again, link and ping" "pair_up failed"
 	fi
 	pair_down
+	# A kmemleak scan with the DUT still loaded: its frames in a report
+	# are symbolized only while it is (the final scan comes after rmmod).
+	if [ -d "/sys/module/$dut" ]; then
+		kmemleak_scan
+		leaks=$(cat "$dbg/kmemleak")
+		echo "$leaks" > "$RONIC_RESULTS/kmemleak-loaded.txt"
+		if [ -z "$leaks" ]; then
+			pass "kmemleak: nothing reported with $dut loaded, after traffic and a reload"
+		else
+			fail "kmemleak: nothing reported with $dut loaded, after traffic and a reload" \
+				"$(grep -c '^unreferenced object' <<< "$leaks") unreferenced objects (see kmemleak-loaded.txt)"
+			indent <<< "$leaks"
+		fi
+	fi
 else
 	fail "debug: pair up for rmmod under load" "pair_up failed"
 fi
+phase rmmod-under-load
+
+# ---------------------------------------------------------- 2b. faults
+# Allocation failures injected into up, -G, -L and probe (faults.sh); the
+# leak and mapping checks of step 4 cover what they left behind.
+if [ "$dut" = ronic ]; then
+	bash "$RONIC_TOP/tests/guest/faults.sh" || log "debug: faults part reported failures"
+	pair_down
+fi
+phase faults
 
 # ---------------------------------------------------------- 3. cycles
 # one_cycle N: load, both NICs up with carrier, refcount 0, unload.
@@ -140,6 +183,7 @@ one_cycle() {
 			return 1
 		fi
 	done
+	cat "/sys/module/$dut/sections/.text" > /tmp/debug-dut-text 2>/dev/null
 	n=$(cat "/sys/module/$dut/refcnt")
 	if [ "$n" != 0 ]; then
 		echo "cycle $i: refcnt $n before rmmod"
@@ -166,6 +210,7 @@ else
 fi
 unload_driver "$dut"
 for b in "${bdfs[@]}"; do set_override "$b" ""; done
+phase cycles
 
 # ---------------------------------------------------------- 4. checks
 # DMA-API debug: no error counted; no mapping of the NICs left (the DUT
@@ -187,13 +232,11 @@ if [ -r "$dbg/dma-api/dump" ]; then
 	fi
 fi
 
-# kmemleak: objects must be older than its minimum age (5 s) to be
-# reported, and an object whose contents changed since the previous scan
-# waits for the next one: wait, scan twice, read.
-sleep 6
-echo scan > "$dbg/kmemleak"
-echo scan > "$dbg/kmemleak"
+# kmemleak after the last rmmod (frames of the DUT show as bare addresses:
+# the last load's .text address is logged to decode them).
+kmemleak_scan
 leaks=$(cat "$dbg/kmemleak")
+phase kmemleak-scan
 echo "$leaks" > "$RONIC_RESULTS/kmemleak.txt"
 if [ -z "$leaks" ]; then
 	pass "kmemleak: nothing reported after rmmod $dut"
@@ -201,6 +244,7 @@ else
 	n=$(echo "$leaks" | grep -c '^unreferenced object')
 	fail "kmemleak: nothing reported after rmmod $dut" \
 		"$n unreferenced objects (see kmemleak.txt)"
+	log "$dut .text was at $(cat /tmp/debug-dut-text 2>/dev/null) in the last cycle"
 	indent <<< "$leaks"
 fi
 

@@ -202,6 +202,134 @@ static_neighbours() {
 	ip neigh replace "$ADDR_B4" lladdr "$mac_b" dev "$NIC_A" nud permanent
 }
 
+# queue_irqs DEV: "IRQ QUEUE" for each of DEV's queue vectors.
+queue_irqs() {
+	sed -En "s/^ *([0-9]+):.* $1-TxRx-([0-9]+)\$/\1 \2/p" /proc/interrupts
+}
+
+# check_tx_on_high_cpus: A's queue vector q pinned to CPU 64 + (q + 1) % 8,
+# so XDP_TX from rx queue q must land on XDP ring (64 + (q + 1) % 8) % rings
+# (not ring q, which a selector ignoring the CPU would pick), while veth
+# redirects into A from CPU 0 at the same time (ring 0 too: shared, under
+# its lock). Every frame of both must reach the peer.
+check_tx_on_high_cpus() {
+	local rings irq q cpu rxq want before_tx before_x after_tx after_x
+	local rx0 rx1 mac_b ppid got_rxq=-1 d grown=0 lk0 lk1 out
+	rings=$(ethtool -S "$NIC_A" | grep -c '^ *xdp[0-9]*_xdp_xmit:')
+	while read -r irq q; do
+		cpu=$((64 + (q + 1) % 8))
+		echo "$cpu" > "/proc/irq/$irq/smp_affinity_list" ||
+			fail "pin IRQ $irq (queue $q) to CPU $cpu"
+	done < <(queue_irqs "$NIC_A")
+	log "$NIC_A queue IRQs: $(queue_irqs "$NIC_A" | while read -r irq q; do
+		printf '%s->%s ' "$q" "$(cat "/proc/irq/$irq/effective_affinity_list")"; done)"
+
+	mac_b=$(ip netns exec "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
+	ip netns add vs
+	ip link add vx0 type veth peer name vx1
+	ip link set vx1 netns vs
+	ip addr add 10.9.9.1/24 dev vx0
+	ip link set vx0 up
+	ip -n vs addr add 10.9.9.2/24 dev vx1
+	ip -n vs link set vx1 up
+	ip -n vs neigh add 10.9.9.1 lladdr "$mac_b" dev vx1
+	ip -n "$PEER_NS" link set dev "$NIC_B" promisc on
+	# Our own redirect program on vx0 (xdp-bench would put its own
+	# program on A, which needs ours), into A through its devmap.
+	if ! out=$(ip link set dev vx0 xdpdrv obj "$OBJ" program xdp_redirect_map 2>&1) ||
+	   ! set_tx_port "$(cat "/sys/class/net/$NIC_A/ifindex")"; then
+		fail "redirect program on vx0" "$out"
+	fi
+	if ! out=$(xdp_on xdp_tx_back); then
+		fail "xdp_tx_back attach" "$out"
+	fi
+	declare -A before_rx=() before_ring=()
+	for ((q = 0; q < rings; q++)); do
+		before_ring[$q]=$(sum_stat "" "$NIC_A" "xdp${q}_packets")
+	done
+	for rxq in $(ethtool -S "$NIC_A" | sed -En 's/^ *rx([0-9]+)_xdp_tx:.*/\1/p'); do
+		before_rx[$rxq]=$(sum_stat "" "$NIC_A" "rx${rxq}_xdp_tx")
+	done
+	lk0=$(sum_stat "" "$NIC_A" "xdp[0-9]+_xdp_locked")
+	before_tx=$(sum_stat "" "$NIC_A" "rx[0-9]+_xdp_tx")
+	before_x=$(sum_stat "" "$NIC_A" "xdp0_xdp_xmit")
+	rx0=$(peer_rx)
+	ip netns exec vs taskset -c 0 ping -q -c "$N" -i 0.002 10.9.9.1 > /dev/null 2>&1 &
+	ppid=$!
+	peer_pings > /dev/null
+	wait "$ppid"
+	sleep 1
+	rx1=$(peer_rx)
+	after_tx=$(sum_stat "" "$NIC_A" "rx[0-9]+_xdp_tx")
+	after_x=$(sum_stat "" "$NIC_A" "xdp0_xdp_xmit")
+	lk1=$(sum_stat "" "$NIC_A" "xdp[0-9]+_xdp_locked")
+	xdp_off
+	for rxq in "${!before_rx[@]}"; do
+		d=$(( $(sum_stat "" "$NIC_A" "rx${rxq}_xdp_tx") - before_rx[$rxq] ))
+		[ "$d" -ge "$N" ] && got_rxq=$rxq
+	done
+	if [ "$got_rxq" -ge 0 ]; then
+		want=$(( (64 + (got_rxq + 1) % 8) % rings ))
+		d=$(( $(sum_stat "" "$NIC_A" "xdp${want}_packets") - before_ring[$want] ))
+		grown=$d
+		# ring 0 also carries the veth frames when want is 0
+		[ "$d" -ge "$N" ] &&
+			pass "XDP_TX from rx queue $got_rxq on CPU $((64 + (got_rxq + 1) % 8)) went out on XDP ring $want ($d frames)" ||
+			fail "XDP_TX from rx queue $got_rxq on ring $want" "ring sent $grown"
+	else
+		fail "XDP_TX on CPUs 64-71" "no rx queue counted $N xdp_tx"
+	fi
+	[ $((after_x - before_x)) -ge "$N" ] &&
+		pass "veth redirect from CPU 0 at the same time: ring 0 queued $((after_x - before_x))" ||
+		fail "veth redirect from CPU 0 at the same time" "ring 0 queued $((after_x - before_x))"
+	[ $((rx1 - rx0)) -ge $((after_tx - before_tx + after_x - before_x)) ] &&
+		[ $((after_tx - before_tx)) -ge "$N" ] &&
+		pass "peer got every frame: $((rx1 - rx0)) >= $((after_tx - before_tx)) tx + $((after_x - before_x)) redirected" ||
+		fail "peer got every frame" "$((rx1 - rx0)) of $((after_tx - before_tx)) tx + $((after_x - before_x)) redirected"
+	[ $((lk1 - lk0)) -ge $((2 * N)) ] &&
+		pass "the locking path is in use: xdp_locked grew by $((lk1 - lk0))" ||
+		fail "the locking path is in use" "xdp_locked grew by $((lk1 - lk0))"
+	ip link set dev vx0 xdpdrv off
+	ip link del vx0
+	ip netns del vs
+	ip -n "$PEER_NS" link set dev "$NIC_B" promisc off
+}
+
+# set_tx_port IFINDEX: tx_port[0] of the loaded test object = IFINDEX.
+set_tx_port() {
+	local id
+	id=$(bpftool -j map show name tx_port | jq -r '.[0].id // empty' 2>/dev/null) ||
+		return 1
+	[ -n "$id" ] || return 1
+	# shellcheck disable=SC2046
+	bpftool map update id "$id" key 0 0 0 0 value \
+		$(printf '%08x' "$1" | sed -E 's/(..)(..)(..)(..)/0x\4 0x\3 0x\2 0x\1/')
+}
+
+# check_interleaved_cycles N: attach and detach on both ports in turn, N
+# times, with a channel change (new rings: the key's reference dropped
+# and taken again) every 20 cycles, under pings; both ports still work.
+check_interleaved_cycles() {
+	local n=$1 i rc=0 out ch t0=$SECONDS
+	for ((i = 1; i <= n; i++)); do
+		out=$(xdp_on xdp_pass) || { rc=1; log "A attach $i: $out"; }
+		out=$(ip -n "$PEER_NS" link set dev "$NIC_B" xdpdrv obj "$OBJ" program xdp_pass 2>&1) ||
+			{ rc=1; log "B attach $i: $out"; }
+		xdp_off || rc=1
+		ip -n "$PEER_NS" link set dev "$NIC_B" xdpdrv off || rc=1
+		if [ $((i % 20)) -eq 0 ]; then
+			ch=$(( (i / 20) % 2 ? 4 : 8 ))
+			ethtool -L "$NIC_A" combined "$ch" || rc=1
+			in_ns "$PEER_NS" ethtool -L "$NIC_B" combined "$ch" || rc=1
+		fi
+	done
+	wait_until 20 has_carrier "" "$NIC_A"
+	log "$n interleaved cycles took $((SECONDS - t0)) s"
+	[ "$rc" -eq 0 ] && pass "$n interleaved attach/detach cycles on both ports" ||
+		fail "$n interleaved attach/detach cycles on both ports" "a step failed"
+	check "both ports carry pings after the cycles" wait_until 20 ping -q -c 3 -i 0.2 -W 1 "$ADDR_B4"
+}
+
 if ! pair_up ronic ronic; then
 	fail "pair up ronic<->ronic"
 	finish
@@ -216,6 +344,8 @@ if [ "${RONIC_XDP_MANY_CPUS:-0}" = 1 ]; then
 		fail "XDP rings for $(nproc) CPUs" "$rings rings"
 	RONIC_XDP_CPUS="0 1 7 8 9 40 63 64 65 71" check_veth_redirect
 	action_case xdp_tx_back "rx[0-9]+_xdp_tx" echoed
+	check_tx_on_high_cpus
+	check_interleaved_cycles "${RONIC_XDP_CYCLES:-200}"
 	finish
 fi
 
@@ -231,5 +361,9 @@ before=$(sum_stat "" "$NIC_A" "xdp[0-9]+_xdp_xmit")
 	fail "ndo_xdp_xmit counted" "$before"
 check_swap_under_traffic
 RONIC_XDP_CPUS="0 1" check_veth_redirect
+locked=$(sum_stat "" "$NIC_A" "xdp[0-9]+_xdp_locked")
+[ "$locked" -eq 0 ] &&
+	pass "$(nproc) CPUs, a ring each: lock-free path (xdp_locked 0)" ||
+	fail "$(nproc) CPUs, a ring each: lock-free path" "xdp_locked $locked"
 check "port still carries pings" ping -q -c 5 -i 0.2 "$ADDR_B4"
 finish
