@@ -15,6 +15,7 @@
 #include "ronic.h"
 #include "ronic_hw.h"
 #include "ronic_irq.h"
+#include "ronic_stats.h"
 #include "ronic_xdp.h"
 
 static bool force_legacy_irq;
@@ -567,6 +568,7 @@ static int ronic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 	netdev->netdev_ops = &ronic_netdev_ops;
 	netdev->ethtool_ops = &ronic_ethtool_ops;
+	netdev->stat_ops = &ronic_stat_ops;
 	ronic_set_netdev_features(netdev);
 
 	err = ronic_irq_init(adapter, !force_legacy_irq);

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of t-selftests: the kernel's own driver selftests
+# (tools/testing/selftests/drivers/net/ping.py and stats.py of
+# linux-source-6.12, with that tree's lib/py and YNL) against ronic: the
+# DUT is NIC A in the root netns, the remote NIC B in the netns "peer".
+# Each KTAP line becomes a PASS:/FAIL: line; "ok N name # SKIP why" is a
+# PASS line saying "skipped: why", "not ok" is always a FAIL.
+#
+# Results (6.12 guest, ronic on both ports), each run before and after
+# -L 1 / -G 512 / -L 2 replaced the rings:
+#   ping.py  test_v4, test_v6, test_tcp          ok
+#   stats.py check_pause                         ok (get_pause_stats)
+#            check_fec                           XFAIL, logged as skipped:
+#                                                "FEC not supported by the
+#                                                device" (copper 82576, no FEC)
+#            pkt_byte_sum                        ok (qstats vs rtnl stats)
+#            qstat_by_ifindex                    ok
+#            check_down                          ok (nothing goes backwards)
+# The 6.12 stats.py has no sleeping-read case; stats64 and qstats reads
+# take only stats_lock (a spinlock) and u64_stats retries.
+# pass and fail always succeed: "check && pass || fail" is if-then-else here.
+# shellcheck disable=SC2015
+set -uo pipefail
+# shellcheck source=scripts/guest/lib.sh
+. "$RONIC_TOP/scripts/guest/lib.sh"
+
+ksrc=${RONIC_SELFTESTS:?RONIC_SELFTESTS names the extracted kernel tree}
+tdir=$ksrc/tools/testing/selftests/drivers/net
+
+# ktap SCRIPT: run one selftest, turn its KTAP result lines into PASS/FAIL.
+ktap() {
+	local script=$1 tag=${2:+ ($2)} out=/tmp/ktap-$1.out line name rc seen=0
+
+	NETIF=$NIC_A LOCAL_V4=$ADDR_A4 REMOTE_V4=$ADDR_B4 \
+		LOCAL_V6=$ADDR_A6 REMOTE_V6=$ADDR_B6 \
+		REMOTE_TYPE=netns REMOTE_ARGS=$PEER_NS \
+		timeout 120 python3 "$tdir/$script" > "$out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$out" >&2
+	while IFS= read -r line; do
+		case $line in
+		"ok "*"# SKIP"* | "ok "*"# XFAIL"*)
+			# An expected failure the test itself excuses: a skip.
+			name=${line#ok }
+			pass "$script$tag: ${name%% # *} skipped: ${name#* # [SX]* }"
+			;;
+		"ok "*)
+			pass "$script$tag: ${line#ok }"
+			;;
+		"not ok "*)
+			fail "$script$tag: ${line#not ok }" "see the log above"
+			;;
+		*) continue ;;
+		esac
+		seen=$((seen + 1))
+	done < "$out"
+	[ "$seen" -gt 0 ] || fail "$script$tag runs" "no KTAP result lines (rc $rc)"
+	case $rc in
+	0 | 4) pass "$script$tag exit status $rc" ;;
+	*) fail "$script$tag exit status" "rc $rc" ;;
+	esac
+}
+
+# has_qstats: the netdev family's qstats dump reports the DUT, per queue,
+# so a stats.py case that skips for want of qstats cannot pass unnoticed.
+# shellcheck disable=SC2317 # called through check
+has_qstats() {
+	local ifindex
+
+	ifindex=$(cat "/sys/class/net/$NIC_A/ifindex")
+	python3 "$ksrc/tools/net/ynl/cli.py" \
+		--spec "$ksrc/Documentation/netlink/specs/netdev.yaml" \
+		--dump qstats-get --json '{"scope": "queue"}' > /tmp/qstats.out 2>&1
+	sed 's/^/# /' /tmp/qstats.out >&2
+	grep -q "'ifindex': $ifindex," /tmp/qstats.out &&
+		grep -q "'rx-packets'" /tmp/qstats.out
+}
+
+if ! pair_up ronic ronic; then
+	fail "pair up" "no link between the two ronic ports"
+	finish
+fi
+check "qstats per queue for $NIC_A" has_qstats
+ktap ping.py
+ktap stats.py
+
+# Rings replaced by -L and -G: what the old rings counted moves into the
+# qstats base; stats.py again checks queues + base against rtnl stats.
+max=$(ethtool -l "$NIC_A" | awk '/^Combined:/ { print $2; exit }')
+check "ethtool -L combined 1" ethtool -L "$NIC_A" combined 1
+check "ethtool -G rx 512 tx 512" ethtool -G "$NIC_A" rx 512 tx 512
+check "traffic after -G" wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4"
+check "ethtool -L combined $max" ethtool -L "$NIC_A" combined "$max"
+check "traffic after -L" wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4"
+ktap stats.py "after -L 1, -G 512, -L $max"
+finish
