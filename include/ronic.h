@@ -5,6 +5,7 @@
 #ifndef _RONIC_H_
 #define _RONIC_H_
 
+#include <linux/if_vlan.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 #include <linux/u64_stats_sync.h>
@@ -229,6 +230,8 @@ struct ronic_adapter {
 	u16 rx_ring_count;
 	u32 itr_usecs;
 	bool itr_adaptive;
+	/* VLAN ids the stack added: the VFTA's contents, rewritten on reset */
+	DECLARE_BITMAP(active_vlans, VLAN_N_VID);
 
 	struct ronic_q_vector *q_vector[RONIC_MAX_QUEUES];
 	struct ronic_ring *tx_ring[RONIC_MAX_QUEUES];

@@ -5,6 +5,7 @@
 #include <linux/ethtool.h>
 #include <linux/linkmode.h>
 #include <linux/pci.h>
+#include <net/page_pool/helpers.h>
 
 #include "ronic.h"
 #include "ronic_hw.h"
@@ -328,7 +329,26 @@ static int ronic_stats_count(struct ronic_adapter *adapter)
 	return ARRAY_SIZE(ronic_hw_stat_desc) + ARRAY_SIZE(ronic_drv_stat_names) +
 	       adapter->num_queues * (ARRAY_SIZE(ronic_txq_stat_names) +
 				      ARRAY_SIZE(ronic_rxq_stat_names)) +
-	       adapter->num_xdp_rings * ARRAY_SIZE(ronic_xdpq_stat_names);
+	       adapter->num_xdp_rings * ARRAY_SIZE(ronic_xdpq_stat_names) +
+	       page_pool_ethtool_stats_get_count();
+}
+
+/*
+ * The rx page_pools' counters, summed over the rings; only in kernels
+ * built with CONFIG_PAGE_POOL_STATS (otherwise the count is 0).
+ */
+static u64 *ronic_page_pool_stats(struct ronic_adapter *adapter, u64 *data)
+{
+#ifdef CONFIG_PAGE_POOL_STATS
+	struct page_pool_stats pp_stats = { };
+	unsigned int i;
+
+	for (i = 0; i < adapter->num_queues; i++)
+		if (adapter->rx_ring[i] && adapter->rx_ring[i]->pp)
+			page_pool_get_stats(adapter->rx_ring[i]->pp, &pp_stats);
+	data = page_pool_ethtool_stats_get(data, &pp_stats);
+#endif
+	return data;
 }
 
 static int ronic_get_sset_count(struct net_device *netdev, int sset)
@@ -372,6 +392,7 @@ static void ronic_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 		for (i = 0; i < adapter->num_xdp_rings; i++)
 			ronic_stat_strings(&data, "xdp", i, ronic_xdpq_stat_names,
 					   ARRAY_SIZE(ronic_xdpq_stat_names));
+		data = page_pool_ethtool_stats_get_strings(data);
 		break;
 	case ETH_SS_PRIV_FLAGS:
 		for (i = 0; i < ARRAY_SIZE(ronic_priv_flag_names); i++)
@@ -449,6 +470,7 @@ static void ronic_get_ethtool_stats(struct net_device *netdev,
 				 RONIC_NR_STATS(ring->xdp_stats), data);
 		data += RONIC_NR_STATS(ring->xdp_stats);
 	}
+	ronic_page_pool_stats(adapter, data);
 }
 
 static u32 ronic_get_priv_flags(struct net_device *netdev)

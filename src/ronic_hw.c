@@ -487,6 +487,42 @@ void ronic_hw_disable_rxtx(struct ronic_adapter *adapter)
 }
 
 /**
+ * ronic_hw_write_vfta - load the VLAN filter table from the driver's bitmap
+ * @adapter: the device
+ */
+void ronic_hw_write_vfta(struct ronic_adapter *adapter)
+{
+	unsigned int i, b;
+	u32 word;
+
+	for (i = 0; i < RONIC_VFTA_ENTRIES; i++) {
+		word = 0;
+		for (b = 0; b < 32; b++)
+			if (test_bit(i * 32 + b, adapter->active_vlans))
+				word |= BIT(b);
+		ronic_wr32(adapter, RONIC_VFTA(i), word);
+	}
+}
+
+/**
+ * ronic_hw_set_vfta_bit - let one VLAN id through the filter, or not
+ * @adapter: the device
+ * @vid: the VLAN id, 0..4095
+ * @on: accept it
+ */
+void ronic_hw_set_vfta_bit(struct ronic_adapter *adapter, u16 vid, bool on)
+{
+	u32 reg = RONIC_VFTA(vid >> 5);
+	u32 word = ronic_rd32(adapter, reg);
+
+	if (on)
+		word |= BIT(vid & 0x1F);
+	else
+		word &= ~BIT(vid & 0x1F);
+	ronic_wr32(adapter, reg, word);
+}
+
+/**
  * ronic_hw_set_rx_features - apply the receive offloads the stack asked for
  * @adapter: the device
  * @features: the netdev's features
@@ -496,11 +532,28 @@ void ronic_hw_set_rx_features(struct ronic_adapter *adapter,
 {
 	/* PCSD: the descriptor carries the RSS hash, not a packet checksum. */
 	u32 rxcsum = RONIC_RXCSUM_PCSD;
+	u32 ctrl, rctl;
 
 	if (features & NETIF_F_RXCSUM)
 		rxcsum |= RONIC_RXCSUM_IPOFL | RONIC_RXCSUM_TUOFL |
 			  RONIC_RXCSUM_CRCOFL;
 	ronic_wr32(adapter, RONIC_RXCSUM, rxcsum);
+
+	/* CTRL.VME strips the 802.1Q tag on rx (and lets tx insert one). */
+	ctrl = ronic_rd32(adapter, RONIC_CTRL);
+	if (features & NETIF_F_HW_VLAN_CTAG_RX)
+		ctrl |= RONIC_CTRL_VME;
+	else
+		ctrl &= ~RONIC_CTRL_VME;
+	ronic_wr32(adapter, RONIC_CTRL, ctrl);
+
+	/* RCTL.VFE drops tagged frames whose id has no VFTA bit. */
+	rctl = ronic_rd32(adapter, RONIC_RCTL);
+	if (features & NETIF_F_HW_VLAN_CTAG_FILTER)
+		rctl |= RONIC_RCTL_VFE;
+	else
+		rctl &= ~RONIC_RCTL_VFE;
+	ronic_wr32(adapter, RONIC_RCTL, rctl);
 }
 
 /**

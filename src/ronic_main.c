@@ -45,6 +45,7 @@ static void ronic_configure(struct ronic_adapter *adapter)
 
 	ronic_hw_set_rar(adapter, 0, netdev->dev_addr);
 	ronic_hw_set_rx_mode(adapter, netdev);
+	ronic_hw_write_vfta(adapter);
 	ronic_hw_set_rx_features(adapter, netdev->features);
 	ronic_hw_setup_rss(adapter);
 
@@ -358,6 +359,26 @@ static int ronic_set_features(struct net_device *netdev,
 	return 0;
 }
 
+static int ronic_vlan_rx_add_vid(struct net_device *netdev,
+				 __be16 proto, u16 vid)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	set_bit(vid, adapter->active_vlans);
+	ronic_hw_set_vfta_bit(adapter, vid, true);
+	return 0;
+}
+
+static int ronic_vlan_rx_kill_vid(struct net_device *netdev,
+				  __be16 proto, u16 vid)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	clear_bit(vid, adapter->active_vlans);
+	ronic_hw_set_vfta_bit(adapter, vid, false);
+	return 0;
+}
+
 static netdev_features_t ronic_features_check(struct sk_buff *skb,
 					      struct net_device *netdev,
 					      netdev_features_t features)
@@ -396,6 +417,8 @@ static const struct net_device_ops ronic_netdev_ops = {
 	.ndo_change_mtu		= ronic_change_mtu,
 	.ndo_set_features	= ronic_set_features,
 	.ndo_features_check	= ronic_features_check,
+	.ndo_vlan_rx_add_vid	= ronic_vlan_rx_add_vid,
+	.ndo_vlan_rx_kill_vid	= ronic_vlan_rx_kill_vid,
 	.ndo_tx_timeout		= ronic_tx_timeout,
 	.ndo_bpf		= ronic_xdp_bpf,
 	.ndo_xdp_xmit		= ronic_xdp_xmit,
@@ -476,9 +499,11 @@ static void ronic_set_netdev_features(struct net_device *netdev)
 				     NETIF_F_TSO | NETIF_F_TSO6 |
 				     NETIF_F_RXCSUM | NETIF_F_RXHASH;
 
+	netdev->vlan_features = features | NETIF_F_HIGHDMA;
+	features |= NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_HW_VLAN_CTAG_TX |
+		    NETIF_F_HW_VLAN_CTAG_FILTER;
 	netdev->hw_features = features;
 	netdev->features = features | NETIF_F_HIGHDMA;
-	netdev->vlan_features = features | NETIF_F_HIGHDMA;
 	netdev->priv_flags |= IFF_UNICAST_FLT;
 	netdev->min_mtu = RONIC_MIN_MTU;
 	netdev->max_mtu = RONIC_MAX_MTU;

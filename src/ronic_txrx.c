@@ -112,20 +112,28 @@ static int ronic_tx_prep_csum(struct sk_buff *skb, struct ronic_tx_offload *off)
 static int ronic_tx_prep_offload(struct sk_buff *skb,
 				 struct ronic_tx_offload *off)
 {
-	int ret;
+	int ret = 0;
 
-	if (skb->ip_summed != CHECKSUM_PARTIAL)
-		return 0;
-	if (skb_is_gso(skb))
-		ret = ronic_tx_prep_tso(skb, off);
-	else
-		ret = ronic_tx_prep_csum(skb, off);
-	if (ret <= 0)
+	/* The tag goes in the context descriptor; VLE inserts it. */
+	if (skb_vlan_tag_present(skb)) {
+		off->vlan_macip_lens = skb_vlan_tag_get(skb) <<
+				       RONIC_TXCTX_VLAN_SHIFT;
+		off->cmd |= RONIC_TXD_CMD_VLE;
+	}
+	if (skb->ip_summed == CHECKSUM_PARTIAL) {
+		if (skb_is_gso(skb))
+			ret = ronic_tx_prep_tso(skb, off);
+		else
+			ret = ronic_tx_prep_csum(skb, off);
+	}
+	if (ret < 0)
 		return ret;
-
-	off->vlan_macip_lens =
-		(skb_network_offset(skb) << RONIC_TXCTX_MACLEN_SHIFT) |
-		(skb_checksum_start_offset(skb) - skb_network_offset(skb));
+	if (ret)
+		off->vlan_macip_lens |=
+			(skb_network_offset(skb) << RONIC_TXCTX_MACLEN_SHIFT) |
+			(skb_checksum_start_offset(skb) - skb_network_offset(skb));
+	else if (!skb_vlan_tag_present(skb))
+		return 0;
 	return 1;
 }
 
@@ -271,8 +279,10 @@ netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 	if (ctx) {
 		ronic_tx_write_ctx(ring, first, &off);
 		first = ronic_ring_next(ring, first);
-		ronic_xmit_stat(ring, skb_is_gso(skb) ? &ring->xmit_stats.tso :
-				&ring->xmit_stats.csum_offload);
+		if (skb->ip_summed == CHECKSUM_PARTIAL)
+			ronic_xmit_stat(ring, skb_is_gso(skb) ?
+					&ring->xmit_stats.tso :
+					&ring->xmit_stats.csum_offload);
 	}
 	if (skb_is_gso(skb))
 		off.olinfo |= (skb->len - off.hdr_len) << RONIC_TXD_PAYLEN_SHIFT;
@@ -530,6 +540,11 @@ static void ronic_rx_deliver(struct ronic_ring *ring, union ronic_rx_desc *desc,
 {
 	ronic_rx_hash(ring, desc, skb);
 	ronic_rx_checksum(ring, skb, staterr);
+	/* VP with CTRL.VME: the device took the tag off and left it here. */
+	if ((staterr & RONIC_RXD_STAT_VP) &&
+	    (ring->netdev->features & NETIF_F_HW_VLAN_CTAG_RX))
+		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
+				       le16_to_cpu(desc->wb.vlan));
 	skb_record_rx_queue(skb, ring->queue_index);
 	skb->protocol = eth_type_trans(skb, ring->netdev);
 	napi_gro_receive(&ring->q_vector->napi, skb);

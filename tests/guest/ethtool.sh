@@ -133,6 +133,7 @@ check "MTU 9000" ip link set dev "$NIC_A" mtu 9000
 ip -n "$PEER_NS" link set dev "$NIC_B" mtu 9000
 check "jumbo ping 8000 bytes" ping -q -c 5 -i 0.1 -M "do" -s 8000 "$ADDR_B4"
 refused "MTU 9217" ip link set dev "$NIC_A" mtu 9217
+refused "MTU 67 (below 68)" ip link set dev "$NIC_A" mtu 67
 ip link set dev "$NIC_A" mtu 1500
 ip -n "$PEER_NS" link set dev "$NIC_B" mtu 1500
 

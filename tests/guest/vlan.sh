@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of t-vlan: a VLAN subinterface on ronic (port A) against an
+# in-tree igb peer carries ping and TCP with rx VLAN strip and tx VLAN
+# insert each on and off; the hardware follows ethtool -K (CTRL.VME).
+# Then the VLAN filter (RCTL.VFE, VFTA): an id not added is dropped by
+# the device, and the table survives a down/up.
+# pass and fail always succeed: "check && pass || fail" is if-then-else here.
+# shellcheck disable=SC2015
+set -uo pipefail
+# shellcheck source=scripts/guest/lib.sh
+. "$RONIC_TOP/scripts/guest/lib.sh"
+
+VID=100
+VA4=192.168.100.1
+VB4=192.168.100.2
+
+vlan_tcp() {
+	local spid rc=0
+	in_ns "$PEER_NS" iperf3 -s -1 -B "$VB4" -p "$IPERF_PORT" > /tmp/vlan-srv.log 2>&1 &
+	spid=$!
+	sleep 1
+	timeout 30 iperf3 -c "$VB4" -p "$IPERF_PORT" -t 3 --connect-timeout 5000 \
+		> /tmp/vlan-cli.log 2>&1 || rc=$?
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	return "$rc"
+}
+
+if ! pair_up ronic igb; then
+	fail "pair up ronic<->igb"
+	finish
+fi
+
+ip link add link "$NIC_A" name "$NIC_A.$VID" type vlan id "$VID" &&
+	ip addr add "$VA4/24" dev "$NIC_A.$VID" && ip link set "$NIC_A.$VID" up
+in_ns "$PEER_NS" ip link add link "$NIC_B" name "$NIC_B.$VID" type vlan id "$VID" &&
+	in_ns "$PEER_NS" ip addr add "$VB4/24" dev "$NIC_B.$VID" &&
+	in_ns "$PEER_NS" ip link set "$NIC_B.$VID" up
+
+for rx in on off; do
+	for tx in on off; do
+		tag="rxvlan $rx txvlan $tx"
+		check "$tag: ethtool -K" ethtool -K "$NIC_A" rxvlan "$rx" txvlan "$tx"
+		ethtool -k "$NIC_A" | grep -q "rx-vlan-offload: $rx" &&
+			pass "$tag: -k shows rx-vlan-offload $rx" ||
+			fail "$tag: -k shows rx-vlan-offload $rx"
+		wait_until 20 ping -q -c 1 -W 1 "$VB4" > /dev/null
+		ping_check "$tag: ping over VLAN $VID" root "$VB4" 20
+		ping_check "$tag: ping back over VLAN $VID" "$PEER_NS" "$VA4" 20
+		vlan_tcp && pass "$tag: iperf3 over VLAN $VID" ||
+			fail "$tag: iperf3 over VLAN $VID" "$(tail -2 /tmp/vlan-cli.log | tr '\n' ' ')"
+	done
+done
+ethtool -K "$NIC_A" rxvlan on txvlan on
+ping_check "untagged ping still works" root "$ADDR_B4" 10
+
+# The filter: the peer sends 30 unicast frames on VLAN 200, which A never
+# added. With rx-vlan-filter on the device drops them (A's rx packets do
+# not move); off, they reach the driver and the stack drops them.
+in_ns "$PEER_NS" ip link add link "$NIC_B" name "$NIC_B.200" type vlan id 200 &&
+	in_ns "$PEER_NS" ip addr add 192.168.200.2/24 dev "$NIC_B.200" &&
+	in_ns "$PEER_NS" ip link set "$NIC_B.200" up &&
+	in_ns "$PEER_NS" ip neigh replace 192.168.200.1 dev "$NIC_B.200" \
+		lladdr "$(cat /sys/class/net/"$NIC_A"/address)"
+rx_after_vid200() {
+	local before
+	before=$(cat /sys/class/net/"$NIC_A"/statistics/rx_packets)
+	in_ns "$PEER_NS" ping -q -c 30 -i 0.02 -W 1 192.168.200.1 > /dev/null 2>&1
+	sleep 1
+	echo $(($(cat /sys/class/net/"$NIC_A"/statistics/rx_packets) - before))
+}
+check "ethtool -K rx-vlan-filter on" ethtool -K "$NIC_A" rx-vlan-filter on
+n=$(rx_after_vid200)
+[ "$n" -lt 10 ] && pass "filter on: VLAN 200 frames dropped by the device ($n of 30 counted)" ||
+	fail "filter on: VLAN 200 frames dropped by the device" "$n of 30 counted"
+ping_check "filter on: VLAN $VID (added) still passes" root "$VB4" 10
+check "ethtool -K rx-vlan-filter off" ethtool -K "$NIC_A" rx-vlan-filter off
+n=$(rx_after_vid200)
+[ "$n" -ge 30 ] && pass "filter off: VLAN 200 frames reach the driver ($n)" ||
+	fail "filter off: VLAN 200 frames reach the driver" "$n of 30"
+ethtool -K "$NIC_A" rx-vlan-filter on
+ip link set "$NIC_A" down
+ip link set "$NIC_A" up
+wait_until 20 has_carrier "" "$NIC_A"
+wait_until 20 ping -q -c 1 -W 1 "$VB4" > /dev/null
+ping_check "filter on after down/up: VLAN $VID restored in the VFTA" root "$VB4" 10
+n=$(rx_after_vid200)
+[ "$n" -lt 10 ] && pass "filter on after down/up: VLAN 200 still dropped ($n)" ||
+	fail "filter on after down/up: VLAN 200 still dropped" "$n of 30"
+
+ip link del "$NIC_A.$VID"
+pair_down
+check "rmmod ronic" rmmod ronic
+finish
