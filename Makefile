@@ -5,6 +5,8 @@
 #   make                 build ronic.ko against the running kernel
 #   make KDIR=<tree>     build against another kernel tree or headers
 #   make install         install into /lib/modules/<release>/updates
+#   make dkms-install  add, build and install ronic through DKMS (KVER=<release>)
+#   make dkms-remove   remove every DKMS ronic and its /usr/src copy
 #   make check           sparse, W=1, checkpatch --strict, coccinelle
 #   make test            every test (VM based); ends with "N passed, N failed"
 #   make test-debug      build/reuse the debug kernel (KASAN, lockdep, DMA-API
@@ -34,7 +36,11 @@ endif
 
 KBUILD := $(MAKE) -C $(KDIR) M=$(TOP)
 
-.PHONY: all modules clean install modules_install check test test-debug demo help
+DKMS_VERSION := $(shell cat $(TOP)/VERSION)
+DKMS_SRC := /usr/src/ronic-$(DKMS_VERSION)
+KVER ?= $(shell uname -r)
+
+.PHONY: all modules clean install modules_install dkms-install dkms-remove check test test-debug demo help
 
 all: modules
 
@@ -48,6 +54,19 @@ clean:
 install modules_install: modules
 	$(KBUILD) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+
+dkms-install:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r $(TOP)/VERSION $(TOP)/Kbuild $(TOP)/Makefile $(TOP)/dkms.conf \
+		$(TOP)/include $(TOP)/src $(TOP)/scripts $(DKMS_SRC)/
+	dkms add -m ronic -v $(DKMS_VERSION)
+	dkms build -m ronic -v $(DKMS_VERSION) -k $(KVER)
+	dkms install -m ronic -v $(DKMS_VERSION) -k $(KVER)
+
+dkms-remove:
+	-dkms remove -m ronic -v $(DKMS_VERSION) --all
+	rm -rf $(DKMS_SRC)
 
 check:
 	KDIR=$(KDIR) $(TOP)/scripts/check.sh

@@ -17,7 +17,9 @@
 #include "ronic_txrx.h"
 
 #define RONIC_DRV_NAME		"ronic"
-#define RONIC_DRV_VERSION	"0.1.0"
+#ifndef RONIC_DRV_VERSION	/* set by Kbuild from the VERSION file */
+#define RONIC_DRV_VERSION	"unknown"
+#endif
 
 #define RONIC_MAX_QUEUES	8	/* stack queue pairs */
 #define RONIC_NUM_HW_QUEUES	16
