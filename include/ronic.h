@@ -259,6 +259,7 @@ struct ronic_adapter {
 	u8 forced_duplex;
 
 	struct ronic_ro_state ro;
+	struct dentry *debugfs_dir;	/* ronic/<pci-bdf>, or NULL */
 	/* what was written to DCA_RXCTRL: QEMU's model reads it back as 0 */
 	u32 dca_rxctrl_shadow[RONIC_NUM_HW_QUEUES];
 

@@ -12,6 +12,9 @@ struct ronic_adapter;
 
 struct ronic_ro_state {
 	u32 flags;			/* RONIC_RO_* in force */
+	/* the inputs of the decision in force, for debugfs */
+	struct ronic_ro_platform plat;
+	u32 requested;
 	struct ronic_ro_decision decision;
 	bool dormant_reported;
 };

@@ -13,6 +13,7 @@
 #include <linux/rtnetlink.h>
 
 #include "ronic.h"
+#include "ronic_debugfs.h"
 #include "ronic_hw.h"
 #include "ronic_irq.h"
 #include "ronic_stats.h"
@@ -610,6 +611,7 @@ static int ronic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		    pci_name(pdev), netdev->dev_addr, adapter->num_queues,
 		    adapter->irq_mode == RONIC_IRQ_MSIX ? "MSI-X" :
 		    adapter->irq_mode == RONIC_IRQ_MSI ? "MSI" : "INTx");
+	ronic_debugfs_add(adapter);
 	return 0;
 
 err_irq:
@@ -632,6 +634,7 @@ static void ronic_remove(struct pci_dev *pdev)
 	struct net_device *netdev = pci_get_drvdata(pdev);
 	struct ronic_adapter *adapter = netdev_priv(netdev);
 
+	ronic_debugfs_del(adapter);
 	set_bit(RONIC_STATE_REMOVING, &adapter->state);
 	cancel_work_sync(&adapter->reset_task);
 	unregister_netdev(netdev);

@@ -81,8 +81,11 @@ static void ronic_ro_report(struct ronic_adapter *adapter, u32 requested,
 }
 
 static void ronic_ro_commit(struct ronic_adapter *adapter,
+			    const struct ronic_ro_platform *plat, u32 requested,
 			    const struct ronic_ro_decision *d)
 {
+	adapter->ro.plat = *plat;
+	adapter->ro.requested = requested;
 	adapter->ro.decision = *d;
 	adapter->ro.flags = d->flags;
 	/* New mappings take the new attributes; old ones keep their own. */
@@ -127,7 +130,7 @@ void ronic_ro_init(struct ronic_adapter *adapter)
 	flags = ronic_ro_default_flags(&plat, ronic_ro_mode);
 	if (ronic_ro_decide(&plat, flags, &d))
 		ronic_ro_decide(&plat, 0, &d);
-	ronic_ro_commit(adapter, &d);
+	ronic_ro_commit(adapter, &plat, flags, &d);
 	ronic_ro_report(adapter, flags, &d);
 }
 
@@ -151,7 +154,7 @@ int ronic_ro_set_flags(struct ronic_adapter *adapter, u32 flags)
 	if (err)
 		return err;
 
-	ronic_ro_commit(adapter, &d);
+	ronic_ro_commit(adapter, &plat, flags, &d);
 	if (netif_running(adapter->netdev))
 		ronic_ro_program_queues(adapter);
 	return 0;

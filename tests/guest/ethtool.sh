@@ -164,6 +164,25 @@ xq=$(ethtool -S "$NIC_A" | grep -c '^ *xdp[0-9]*_xdp_xmit:')
 [ "$(dca_txctrl $((max + xq - 1)) 15)" = 00002a00 ] && pass "XDP ring DCA_TXCTRL follows the flags" ||
 	fail "XDP ring DCA_TXCTRL" "$(dca_txctrl $((max + xq - 1)) 15)"
 
+# debugfs: the policy's inputs and outputs follow a flag switch.
+ro_dbg=/sys/kernel/debug/ronic/$BDF_A/ro_policy
+if [ -r "$ro_dbg" ]; then
+	pass "debugfs $ro_dbg exists"
+	grep -q "^  pci_ro_read: on" "$ro_dbg" && grep -q "tx payload): DMA_ATTR_WEAK_ORDERING" "$ro_dbg" &&
+		grep -q "^  device_ro_enable: off" "$ro_dbg" && grep -q "^message: dormant" "$ro_dbg" &&
+		grep -q "^  queue 0: DCA_TXCTRL ro 0x00002a00" "$ro_dbg" &&
+		pass "ro_policy shows read on, weak tx attribute, RO enable bit off, dormant" ||
+		fail "ro_policy with both flags on" "$(cat "$ro_dbg")"
+	ethtool --set-priv-flags "$NIC_A" pci_ro_read off pci_ro_write off
+	grep -q "^  requested pci_ro_read: off" "$ro_dbg" && grep -q "tx payload): none" "$ro_dbg" &&
+		grep -q "^  queue 0: DCA_TXCTRL ro 0x00000000" "$ro_dbg" && grep -q "^message: off" "$ro_dbg" &&
+		pass "ro_policy follows the switch to off" ||
+		fail "ro_policy after the switch off" "$(cat "$ro_dbg")"
+	ethtool --set-priv-flags "$NIC_A" pci_ro_read on pci_ro_write on
+else
+	fail "debugfs $ro_dbg exists" "$(find /sys/kernel/debug/ronic 2>&1 | head -5)"
+fi
+
 # Switching under traffic loses no data: a TCP stream runs meanwhile.
 iperf3 -s -1 -B "$ADDR_A4" -p 5203 > /dev/null 2>&1 &
 sleep 1
@@ -205,4 +224,6 @@ works && pass "port works after the flag tests" || fail "port works after the fl
 
 pair_down
 check "rmmod ronic" rmmod ronic
+[ ! -e /sys/kernel/debug/ronic ] && pass "debugfs ronic/ gone after rmmod" ||
+	fail "debugfs ronic/ gone after rmmod" "$(find /sys/kernel/debug/ronic 2>&1 | head -5)"
 finish
