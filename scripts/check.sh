@@ -5,7 +5,7 @@
 #
 #   scripts/check.sh [CHECK...]      (make check runs them all)
 #
-# CHECK is one of: build checkpatch coccinelle kernel-doc shellcheck.
+# CHECK is one of: build checkpatch coccinelle kernel-doc shellcheck docs.
 #
 #   - build:      kbuild build with W=1 and sparse (C=2) against $KDIR, in a
 #                 scratch copy of the tree; any warning/error in our files
@@ -17,6 +17,8 @@
 #   - kernel-doc: kernel-doc -none over src/ and include/; any warning fails
 #   - shellcheck: shell scripts under scripts/, tests/ and .ci/run; skipped
 #                 (not failed) when shellcheck is not installed
+#   - docs:       Documentation/*.rst through docutils (rst2html), any
+#                 warning fails
 #
 # Environment:
 #   KDIR               kernel build tree (default: the guest's headers)
@@ -41,7 +43,7 @@ tarball=${RONIC_KSRC_TARBALL:-/usr/src/linux-source-$RONIC_KSERIES.tar.xz}
 logdir=$top/results/check
 mkdir -p "$logdir"
 
-all_checks=(build checkpatch coccinelle kernel-doc shellcheck)
+all_checks=(build checkpatch coccinelle kernel-doc shellcheck docs)
 declare -A result detail
 
 shopt -s nullglob globstar
@@ -345,6 +347,27 @@ check_shellcheck() {
 		return 1
 	fi
 	detail[shellcheck]="${#files[@]} script(s) clean"
+	return 0
+}
+
+check_docs() {
+	local log=$logdir/docs.log f tool n=0
+	tool=$(command -v rst2html || command -v rst2html.py) || {
+		detail[docs]="no rst2html (python3-docutils)"
+		return 1
+	}
+	: > "$log"
+	for f in Documentation/*.rst; do
+		"$tool" --halt=warning --report=warning "$f" > /dev/null 2>>"$log" ||
+			echo "$f: docutils failed" >> "$log"
+		n=$((n + 1))
+	done
+	if [ -s "$log" ]; then
+		cat "$log"
+		detail[docs]="$(grep -c . "$log") line(s) of warnings"
+		return 1
+	fi
+	detail[docs]="$n file(s) clean"
 	return 0
 }
 
