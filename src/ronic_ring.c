@@ -245,6 +245,29 @@ void ronic_rings_destroy(struct ronic_ring_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
+/*
+ * A set that failed half-way, beside a running one: its pools are tied to
+ * vectors that may be polling the running set, and page_pool_destroy()
+ * wants their NAPI disabled. A vector whose interrupt came meanwhile stays
+ * masked until its poll runs, so each gets one.
+ */
+static void ronic_rings_destroy_unused(struct ronic_adapter *adapter,
+				       struct ronic_ring_set *set)
+{
+	bool running = !test_bit(RONIC_STATE_DOWN, &adapter->state);
+	u16 v, n = running ? adapter->num_queues : 0;
+
+	for (v = 0; v < n; v++)
+		napi_disable(&adapter->q_vector[v]->napi);
+	ronic_rings_destroy(set);
+	for (v = 0; v < n; v++)
+		napi_enable(&adapter->q_vector[v]->napi);
+	local_bh_disable();
+	for (v = 0; v < n; v++)
+		napi_schedule(&adapter->q_vector[v]->napi);
+	local_bh_enable();
+}
+
 /**
  * ronic_rings_create - build every ring of a configuration
  * @adapter: the device, its queue vectors allocated
@@ -309,7 +332,7 @@ int ronic_rings_create(struct ronic_adapter *adapter, u16 queues,
 	return 0;
 
 err:
-	ronic_rings_destroy(set);
+	ronic_rings_destroy_unused(adapter, set);
 	return err;
 }
 
