@@ -47,6 +47,7 @@ struct ronic_tx_xmit_stats {
 	u64_stats_t linearized;
 	u64_stats_t dropped;	/* frame freed unsent: bad offload or mapping */
 	u64_stats_t dma_weak;	/* mappings made with DMA_ATTR_WEAK_ORDERING */
+	u64_stats_t copybreak;	/* frames copied to the bounce slot, unmapped */
 };
 
 /* Written by tx completion (NAPI) only. */
@@ -107,6 +108,9 @@ struct ronic_ring {
 	void *desc;			/* descriptor memory */
 	dma_addr_t desc_dma;
 	u32 desc_bytes;
+	/* tx: coherent copybreak buffers, one slot per descriptor */
+	void *bounce;
+	dma_addr_t bounce_dma;
 	u16 count;			/* descriptors */
 	u16 queue_index;		/* netdev queue */
 	u8 reg_idx;			/* hardware queue */
@@ -230,6 +234,7 @@ struct ronic_adapter {
 	u16 max_queues;			/* what the vectors allow */
 	u16 tx_ring_count;
 	u16 rx_ring_count;
+	u32 tx_copybreak;		/* frames up to this size are copied */
 	u32 itr_usecs;
 	bool itr_adaptive;
 	/* VLAN ids the stack added: the VFTA's contents, rewritten on reset */
@@ -291,6 +296,12 @@ static inline u16 ronic_desc_unused(const struct ronic_ring *ring)
 static inline u16 ronic_ring_next(const struct ronic_ring *ring, u16 i)
 {
 	return ++i == ring->count ? 0 : i;
+}
+
+/* Bytes of a tx ring's copybreak buffers: a slot per descriptor. */
+static inline size_t ronic_tx_bounce_bytes(const struct ronic_ring *ring)
+{
+	return (size_t)ring->count * RONIC_TX_COPYBREAK_MAX;
 }
 
 static inline struct ronic_tx_desc *ronic_tx_desc(struct ronic_ring *ring,

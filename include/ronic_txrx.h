@@ -48,6 +48,9 @@ union ronic_rx_desc {
 #define RONIC_RX_BUF_LEN	2048
 /* Largest chunk one tx data descriptor carries. */
 #define RONIC_TX_MAX_DATA	SZ_32K
+/* tx copybreak: default, and the bounce slot each descriptor has */
+#define RONIC_TX_COPYBREAK_DEFAULT	256
+#define RONIC_TX_COPYBREAK_MAX		256
 /* Descriptors a frame may need beyond one per fragment chunk. */
 #define RONIC_TX_DESC_SLACK	3
 /* Free descriptors before a stopped queue is woken again. */

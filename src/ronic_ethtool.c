@@ -263,7 +263,7 @@ static const char ronic_priv_flag_names[][ETH_GSTRING_LEN] = {
 static_assert(RONIC_RO_READ == BIT(0) && RONIC_RO_WRITE == BIT(1));
 
 /* The name lists below follow the counter structures field by field. */
-static_assert(sizeof(struct ronic_tx_xmit_stats) == 7 * sizeof(u64_stats_t));
+static_assert(sizeof(struct ronic_tx_xmit_stats) == 8 * sizeof(u64_stats_t));
 static_assert(sizeof(struct ronic_rx_ring_stats) == 10 * sizeof(u64_stats_t));
 static_assert(sizeof(struct ronic_xdp_ring_stats) == 3 * sizeof(u64_stats_t));
 
@@ -311,7 +311,7 @@ static const char * const ronic_drv_stat_names[] = {
 /* Per stack tx queue, then per rx queue, then per XDP ring. */
 static const char * const ronic_txq_stat_names[] = {
 	"packets", "bytes", "restarts", "busy", "map_errors", "csum_offload",
-	"tso", "linearized", "dropped", "dma_weak",
+	"tso", "linearized", "dropped", "dma_weak", "copybreak",
 };
 
 static const char * const ronic_rxq_stat_names[] = {
@@ -550,6 +550,43 @@ static int ronic_get_coalesce(struct net_device *netdev,
 	return 0;
 }
 
+static int ronic_get_tunable(struct net_device *netdev,
+			     const struct ethtool_tunable *tuna, void *data)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	switch (tuna->id) {
+	case ETHTOOL_TX_COPYBREAK:
+		*(u32 *)data = READ_ONCE(adapter->tx_copybreak);
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+/* Takes effect from the next frame: the bounce slots always exist. */
+static int ronic_set_tunable(struct net_device *netdev,
+			     const struct ethtool_tunable *tuna,
+			     const void *data)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+	u32 val;
+
+	switch (tuna->id) {
+	case ETHTOOL_TX_COPYBREAK:
+		val = *(const u32 *)data;
+		if (val > RONIC_TX_COPYBREAK_MAX) {
+			netdev_err(netdev, "tx-copybreak %u out of range: 0..%u\n",
+				   val, RONIC_TX_COPYBREAK_MAX);
+			return -EINVAL;
+		}
+		WRITE_ONCE(adapter->tx_copybreak, val);
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
 static int ronic_set_coalesce(struct net_device *netdev,
 			      struct ethtool_coalesce *ec,
 			      struct kernel_ethtool_coalesce *kec,
@@ -757,6 +794,8 @@ const struct ethtool_ops ronic_ethtool_ops = {
 	.set_channels		= ronic_set_channels,
 	.get_coalesce		= ronic_get_coalesce,
 	.set_coalesce		= ronic_set_coalesce,
+	.get_tunable		= ronic_get_tunable,
+	.set_tunable		= ronic_set_tunable,
 	.get_rxfh_key_size	= ronic_get_rxfh_key_size,
 	.get_rxfh_indir_size	= ronic_get_rxfh_indir_size,
 	.get_rxfh		= ronic_get_rxfh,

@@ -560,6 +560,7 @@ static int ronic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	adapter->netdev = netdev;
 	adapter->pdev = pdev;
 	adapter->tx_ring_count = RONIC_DEFAULT_RING;
+	adapter->tx_copybreak = RONIC_TX_COPYBREAK_DEFAULT;
 	adapter->rx_ring_count = RONIC_DEFAULT_RING;
 	adapter->itr_usecs = RONIC_DEFAULT_ITR_USECS;
 	/* As igb's default: the interval follows the traffic. */

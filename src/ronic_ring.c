@@ -24,14 +24,28 @@ int ronic_ring_alloc_tx(struct ronic_ring *ring)
 	ring->desc_bytes = ALIGN(ring->count * sizeof(struct ronic_tx_desc), SZ_4K);
 	ring->desc = ronic_dma_alloc_ring(ring->dma, ring->desc_bytes,
 					  &ring->desc_dma);
-	if (!ring->desc) {
-		kvfree(ring->tx_buf);
-		ring->tx_buf = NULL;
-		return -ENOMEM;
+	if (!ring->desc)
+		goto err_buf;
+	/* Allocated once: small frames are copied here and need no map. */
+	if (!ring->is_xdp) {
+		ring->bounce = ronic_dma_alloc_ring(ring->dma,
+						    ronic_tx_bounce_bytes(ring),
+						    &ring->bounce_dma);
+		if (!ring->bounce)
+			goto err_desc;
 	}
 	ring->next_to_use = 0;
 	ring->next_to_clean = 0;
 	return 0;
+
+err_desc:
+	ronic_dma_free_ring(ring->dma, ring->desc_bytes, ring->desc,
+			    ring->desc_dma);
+	ring->desc = NULL;
+err_buf:
+	kvfree(ring->tx_buf);
+	ring->tx_buf = NULL;
+	return -ENOMEM;
 }
 
 /**
@@ -67,6 +81,10 @@ void ronic_ring_clean_tx(struct ronic_ring *ring)
  */
 void ronic_ring_free_tx(struct ronic_ring *ring)
 {
+	if (ring->bounce)
+		ronic_dma_free_ring(ring->dma, ronic_tx_bounce_bytes(ring),
+				    ring->bounce, ring->bounce_dma);
+	ring->bounce = NULL;
 	if (ring->desc)
 		ronic_dma_free_ring(ring->dma, ring->desc_bytes, ring->desc,
 				    ring->desc_dma);

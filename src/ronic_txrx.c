@@ -237,6 +237,39 @@ static void ronic_xmit_stat(struct ronic_ring *ring, u64_stats_t *counter)
 	u64_stats_update_end(&ring->xmit_syncp);
 }
 
+/*
+ * A small frame is copied whole into the coherent slot of its data
+ * descriptor: no streaming map, so no IOVA search with an IOMMU on.
+ */
+static bool ronic_tx_copybreak(struct ronic_ring *ring, struct sk_buff *skb,
+			       struct ronic_tx_buffer *head, u16 first,
+			       const struct ronic_tx_offload *off)
+{
+	u32 limit = READ_ONCE(ring->q_vector->adapter->tx_copybreak);
+	struct ronic_tx_desc *desc;
+	size_t slot;
+
+	if (skb->len > limit || skb_is_gso(skb) || !ring->bounce)
+		return false;
+	slot = (size_t)first * RONIC_TX_COPYBREAK_MAX;
+	if (skb_copy_bits(skb, 0, ring->bounce + slot, skb->len))
+		return false;
+
+	desc = ronic_tx_desc(ring, first);
+	desc->addr = cpu_to_le64(ring->bounce_dma + slot);
+	desc->cmd_type_len = cpu_to_le32(RONIC_TXD_DTYP_DATA | RONIC_TXD_CMD_DEXT |
+					 RONIC_TXD_CMD_IFCS | off->cmd |
+					 RONIC_TXD_CMD_EOP | RONIC_TXD_CMD_RS |
+					 skb->len);
+	desc->olinfo_status = cpu_to_le32(off->olinfo);
+	ronic_xmit_stat(ring, &ring->xmit_stats.copybreak);
+	ring->next_to_use = ronic_ring_next(ring, first);
+	/* Descriptors before the pointer that lets tx clean look at them. */
+	smp_wmb();
+	WRITE_ONCE(head->eop_desc, desc);
+	return true;
+}
+
 /**
  * ronic_xmit_frame - ndo_start_xmit
  * @skb: the frame
@@ -295,7 +328,8 @@ netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 	head->segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 	head->bytes = skb->len + (head->segs - 1) * off.hdr_len;
 
-	if (ronic_tx_map(ring, skb, head, first, &off)) {
+	if (!ronic_tx_copybreak(ring, skb, head, first, &off) &&
+	    ronic_tx_map(ring, skb, head, first, &off)) {
 		head->skb = NULL;
 		ronic_xmit_stat(ring, &ring->xmit_stats.map_errors);
 		goto drop;

@@ -153,7 +153,8 @@ dmesg | grep -q "Relaxed Ordering Enable bit of .* is off" &&
 	pass "driver says the device part is dormant" || fail "dormant message"
 w0=$(ethtool -S "$NIC_A" | awk '/tx[0-9]+_dma_weak:/ { s += $2 } END { print s + 0 }')
 check "pci_ro_read on" ethtool --set-priv-flags "$NIC_A" pci_ro_read on
-ping -q -c 20 -i 0.01 "$ADDR_B4" > /dev/null
+# 1000-byte pings: above tx-copybreak, so they are mapped.
+ping -q -c 20 -i 0.01 -s 1000 "$ADDR_B4" > /dev/null
 w1=$(ethtool -S "$NIC_A" | awk '/tx[0-9]+_dma_weak:/ { s += $2 } END { print s + 0 }')
 [ "$w0" = 0 ] && [ $((w1 - w0)) -ge 20 ] &&
 	pass "tx mappings carry weak ordering with pci_ro_read ($((w1 - w0)) counted, 0 before)" ||
@@ -221,6 +222,36 @@ else
 	fail "load the RO quirk test module" "$(cat /tmp/quirk.err)"
 fi
 works && pass "port works after the flag tests" || fail "port works after the flag tests"
+
+# tx copybreak: frames up to tx-copybreak bytes are copied into the ring's
+# coherent slots (counted in txN_copybreak) and need no mapping (txN_dma_weak
+# does not move with pci_ro_read on); 0 turns it off.
+sum_of() {
+	ethtool -S "$NIC_A" | awk -v re="^tx[0-9]+_$1:\$" '$1 ~ re { s += $2 } END { print s + 0 }'
+}
+copybreak_now() {
+	ethtool --get-tunable "$NIC_A" tx-copybreak 2>&1 | grep -oE '[0-9]+$'
+}
+[ "$(copybreak_now)" = 256 ] && pass "tx-copybreak is 256 by default" ||
+	fail "tx-copybreak default" "$(copybreak_now)"
+ethtool --set-priv-flags "$NIC_A" pci_ro_read on
+c0=$(sum_of copybreak) w0=$(sum_of dma_weak)
+ping -q -c 30 -i 0.01 -s 100 "$ADDR_B4" > /dev/null
+c1=$(sum_of copybreak) w1=$(sum_of dma_weak)
+[ $((c1 - c0)) -ge 30 ] && [ $((w1 - w0)) -lt 5 ] &&
+	pass "small frames copied, not mapped ($((c1 - c0)) copied, $((w1 - w0)) weak mappings)" ||
+	fail "small frames copied, not mapped" "copied $((c1 - c0)), weak mappings $((w1 - w0))"
+check "tx-copybreak 0" ethtool --set-tunable "$NIC_A" tx-copybreak 0
+c0=$(sum_of copybreak) w0=$(sum_of dma_weak)
+ping -q -c 30 -i 0.01 -s 100 "$ADDR_B4" > /dev/null
+c1=$(sum_of copybreak) w1=$(sum_of dma_weak)
+[ $((c1 - c0)) -eq 0 ] && [ $((w1 - w0)) -ge 30 ] &&
+	pass "tx-copybreak 0: every frame mapped ($((w1 - w0)) weak mappings)" ||
+	fail "tx-copybreak 0: every frame mapped" "copied $((c1 - c0)), weak mappings $((w1 - w0))"
+refused "tx-copybreak 257 (above 256)" ethtool --set-tunable "$NIC_A" tx-copybreak 257
+check "tx-copybreak 256 again" ethtool --set-tunable "$NIC_A" tx-copybreak 256
+ethtool --set-priv-flags "$NIC_A" pci_ro_read off
+works && pass "port works after the copybreak tests" || fail "port works after the copybreak tests"
 
 pair_down
 check "rmmod ronic" rmmod ronic
