@@ -25,26 +25,21 @@ int ronic_ring_alloc_tx(struct ronic_ring *ring)
 	ring->desc = ronic_dma_alloc_ring(ring->dma, ring->desc_bytes,
 					  &ring->desc_dma);
 	if (!ring->desc)
-		goto err_buf;
+		goto err;
 	/* Allocated once: small frames are copied here and need no map. */
 	if (!ring->is_xdp) {
 		ring->bounce = ronic_dma_alloc_ring(ring->dma,
 						    ronic_tx_bounce_bytes(ring),
 						    &ring->bounce_dma);
 		if (!ring->bounce)
-			goto err_desc;
+			goto err;
 	}
 	ring->next_to_use = 0;
 	ring->next_to_clean = 0;
 	return 0;
 
-err_desc:
-	ronic_dma_free_ring(ring->dma, ring->desc_bytes, ring->desc,
-			    ring->desc_dma);
-	ring->desc = NULL;
-err_buf:
-	kvfree(ring->tx_buf);
-	ring->tx_buf = NULL;
+err:
+	ronic_ring_free_tx(ring);
 	return -ENOMEM;
 }
 
