@@ -13,6 +13,7 @@
 #                        debug, kmemleak), run a test subset in it (IOMMU=1:
 #                        with the IOMMU, IOMMU=both: without, then with)
 #   make demo            build, boot the test bed, show ronic carrying traffic
+#   make bench           ronic against igb in the test bed: bench/report.md
 
 ifneq ($(KERNELRELEASE),)
 include $(src)/Kbuild
@@ -40,7 +41,7 @@ DKMS_VERSION := $(shell cat $(TOP)/VERSION)
 DKMS_SRC := /usr/src/ronic-$(DKMS_VERSION)
 KVER ?= $(shell uname -r)
 
-.PHONY: all modules clean install modules_install dkms-install dkms-remove check test test-debug demo help
+.PHONY: all modules clean install modules_install dkms-install dkms-remove check test test-debug demo bench help
 
 all: modules
 
@@ -76,6 +77,9 @@ test:
 
 test-debug:
 	$(TOP)/tests/run-debug.sh $(if $(filter both,$(IOMMU)),--both,$(if $(filter 1,$(IOMMU)),--iommu))
+
+bench:
+	$(TOP)/scripts/bench.sh
 
 demo:
 	$(TOP)/scripts/demo.sh

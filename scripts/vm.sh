@@ -4,7 +4,8 @@
 # Boot the test bed guest under TCG and run one guest script in it.
 #
 #   scripts/vm.sh [--smp N] [--mem MB] [--iommu] [--results DIR]
-#                 [--timeout SEC] [--kernel BZIMAGE --kver VER] [--name NAME]
+#                 [--timeout SEC] [--idle-timeout SEC] [--name NAME]
+#                 [--kernel BZIMAGE --kver VER]
 #                 [--module FILE.ko]... -- GUEST_SCRIPT [ARGS...]
 #
 # The guest: q35, two igb NICs (8086:10c9), each behind its own PCIe root
@@ -17,8 +18,8 @@
 # built for the guest kernel, and every --module) are installed in the
 # guest's /lib/modules/<kver>/updates before the script starts, so that
 # modprobe finds them; depmod runs here on the host (in the guest, under
-# TCG, it takes two minutes) and its output is cached. Its output is copied to this script's output as
-# it comes.
+# TCG, it takes two minutes) and its output is cached. The guest script's
+# output is copied to this script's output as it comes.
 #
 # Results folder (default <repo>/results/<name>-<timestamp>): console.txt
 # (serial console, kernel log), output.txt (the guest script's output),
@@ -30,8 +31,12 @@
 # Only one VM runs at a time: vm.sh waits for the lock $RONIC_VM_LOCK
 # (/tmp/ronic-vm.lock) that another holds.
 #
+# --idle-timeout: a guest whose console and script output stay still that
+# long has hung; it is stopped then rather than at --timeout, and the vCPUs'
+# state (HMP info cpus) goes to hang-cpus.txt.
+#
 # Exit status: the guest script's, or 124 if the guest did not finish in
-# time, or 125 if it did not finish otherwise (panic, early failure) or if
+# time or hung, or 125 if it did not finish otherwise (panic, early failure) or if
 # the kernel log has a report (WARNING:, BUG:, Oops, KASAN, lockdep, ...);
 # those cases also print a "FAIL: vm ..." line.
 # QEMU's options have commas, not array separators:
@@ -52,6 +57,7 @@ mem=
 iommu=
 results=
 timeout=
+idle_timeout=
 kernel=
 kver=
 name=
@@ -63,6 +69,7 @@ while [ $# -gt 0 ]; do
 	--iommu) iommu=1; shift ;;
 	--results) results=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
+	--idle-timeout) idle_timeout=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--kver) kver=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
@@ -290,6 +297,14 @@ touch "$results/output.txt"
 tail -n +1 -f --pid="$qpid" "$results/output.txt" &
 tail_pid=$!
 
+# A guest that hangs: keep where each vCPU was (halted or running, and at
+# which address) for the post-mortem.
+save_hang_state() {
+	{ echo "info cpus"; sleep 1; } |
+		socat -t 2 - "UNIX-CONNECT:$sockdir/monitor.sock" 2>&1 |
+		tr -d '\r' > "$results/hang-cpus.txt" || true
+}
+
 # Serve the guest's monitor requests (hmp/N.req -> hmp/N.resp) until QEMU
 # exits, and enforce the time limit.
 timed_out=
@@ -317,8 +332,18 @@ while kill -0 "$qpid" 2>/dev/null; do
 		kill -9 "$qpid" 2>/dev/null || true
 		break
 	fi
-	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
+	now=$(date +%s)
+	if [ -n "$idle_timeout" ] && [ -z "$done_at" ]; then
+		seen=$({ cat "$results/output.txt" "$results/console.txt" 2>/dev/null || true; } | wc -c)
+		if [ "$seen" != "${last_seen:-}" ]; then
+			last_seen=$seen last_change=$now
+		elif [ $((now - ${last_change:-$now})) -ge "$idle_timeout" ]; then
+			stalled=1
+		fi
+	fi
+	if [ -n "${stalled:-}" ] || [ $((now - start)) -ge "$timeout" ]; then
 		timed_out=1
+		save_hang_state
 		kill "$qpid" 2>/dev/null || true
 		sleep 2
 		kill -9 "$qpid" 2>/dev/null || true
@@ -337,7 +362,10 @@ vmfail() {
 }
 
 status=0
-if [ -n "$timed_out" ]; then
+if [ -n "${stalled:-}" ]; then
+	vmfail "guest hung: no output for ${idle_timeout}s (vCPUs: hang-cpus.txt)"
+	status=124
+elif [ -n "$timed_out" ]; then
 	vmfail "guest did not finish within ${timeout}s"
 	status=124
 elif [ -n "$no_poweroff" ]; then
@@ -370,6 +398,13 @@ if [ -n "$reports" ]; then
 	grep -aE -A30 "$report_re" "$log" | head -80 >&2
 	vmfail "kernel log: $(echo "$reports" | head -1 | sed 's/^\[[ 0-9.]*\] //' | cut -c1-120)"
 	[ "$status" -ne 0 ] || status=125
+fi
+
+# RCU stall warnings alone do not fail a test (a starved TCG vCPU shows
+# them), but they are the first thing to read when a guest hangs.
+if [ "$status" -ne 0 ]; then
+	grep -aE 'rcu: INFO|self-detected stall|detected stalls' "$log" 2>/dev/null |
+		head -10 | sed 's/^/vm.sh: rcu: /' >&2 || true
 fi
 
 if [ "$status" -eq 0 ]; then

@@ -70,4 +70,37 @@ int xdp_redirect_map(struct xdp_md *ctx)
 	return bpf_redirect_map(&tx_port, 0, XDP_DROP);
 }
 
+/* Frames seen by the counting programs below (scripts/bench.sh), per CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} bench_count SEC(".maps");
+
+static __always_inline void count_frame(void)
+{
+	__u32 key = 0;
+	__u64 *n = bpf_map_lookup_elem(&bench_count, &key);
+
+	if (n)
+		(*n)++;
+}
+
+/* XDP_DROP with a count the same for every driver. */
+SEC("xdp")
+int xdp_drop_count(struct xdp_md *ctx)
+{
+	count_frame();
+	return XDP_DROP;
+}
+
+/* XDP_TX with a count: what the driver was asked to send back. */
+SEC("xdp")
+int xdp_tx_count(struct xdp_md *ctx)
+{
+	count_frame();
+	return swap_macs(ctx) ? XDP_DROP : XDP_TX;
+}
+
 char _license[] SEC("license") = "GPL";

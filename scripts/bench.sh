@@ -1,0 +1,190 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: ronic against the in-tree igb on the same emulated 82576,
+# in the same script run, and bench/report.md with its charts.
+#
+#   scripts/bench.sh [--out DIR]      (default: <repo>/bench)
+#   RONIC_BENCH_ROUNDS=3 RONIC_BENCH_SECONDS=10 scripts/bench.sh
+#   RONIC_BENCH_BOOTS="plain smp" scripts/bench.sh   (a subset of the boots)
+#
+# Three boots (scripts/guest/bench.sh measures inside each):
+#   plain  2 vCPUs: TCP both ways, the four relaxed-ordering flag
+#          combinations, XDP_DROP and XDP_TX pps
+#   iommu  2 vCPUs, emulated intel-iommu in strict mode: TCP and XDP again
+#   smp    72 vCPUs (more CPUs than XDP rings: ronic's locked XDP_TX path):
+#          XDP_DROP and XDP_TX pps
+# A ratio is the median of ronic's runs over the median of the reference
+# runs (igb, or ronic itself for the flag and CPU-count cases); the range
+# of the per-round ratios is kept beside it, the machine being noisy.
+# Raw figures: DIR/data.tsv; every VM's logs: results/bench-<timestamp>/.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/kernel-version.sh
+. "$top/scripts/kernel-version.sh"
+
+out=$top/bench
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--out) out=$2; shift 2 ;;
+	*) echo "usage: scripts/bench.sh [--out DIR]" >&2; exit 2 ;;
+	esac
+done
+mkdir -p "$out"
+out=$(realpath "$out")
+kver=$(ronic_guest_kver)
+run=$top/results/bench-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$run"
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
+t0=$(date +%s)
+
+echo "# bench.sh: building ronic.ko for $kver"
+make -C "$top" KDIR="/usr/src/linux-headers-$kver" modules > "$run/build.log" 2>&1 ||
+	{ tail -20 "$run/build.log"; exit 1; }
+RONIC_XDP_OBJ=$("$top/tests/xdp/build.sh")
+export RONIC_XDP_OBJ RONIC_DUT=ronic
+
+boot() {
+	local name=$1 parts=$2
+	shift 2
+	echo "# bench.sh: boot $name ($parts)"
+	RONIC_BENCH_PARTS=$parts "$top/scripts/vm.sh" --name "bench-$name" \
+		--results "$run/$name" --timeout 2400 --idle-timeout 600 "$@" \
+		-- "$top/scripts/guest/bench.sh" | grep -E '^(PASS|FAIL|# bench)' || true
+	[ -s "$run/$name/bench.tsv" ] ||
+		echo "# bench.sh: boot $name measured nothing; see $run/$name" >&2
+}
+
+boots=${RONIC_BENCH_BOOTS:-plain iommu smp}
+for b in $boots; do
+	case $b in
+	plain) boot plain tcp,ro,xdp ;;
+	iommu) boot iommu tcp,xdp --iommu ;;
+	smp) boot smp xdp --smp "${RONIC_BENCH_SMP:-72}" ;;
+	*) echo "bench.sh: unknown boot $b" >&2; exit 2 ;;
+	esac
+done
+
+data=$out/data.tsv
+{
+	printf 'boot\tpart\tcase\tdriver\tround\tvalue\tunit\n'
+	for b in plain iommu smp; do
+		[ -s "$run/$b/bench.tsv" ] || continue
+		sed "s/^/$b\t/" "$run/$b/bench.tsv"
+	done
+} > "$data"
+
+# ratio BOOT CASE DRV REFBOOT REFCASE REFDRV: "median ref ratio lo hi" of the
+# runs, or nothing if either side has none. Per-round ratios pair the runs
+# of the same round number.
+ratio() {
+	awk -F'\t' -v b="$1" -v c="$2" -v d="$3" -v rb="$4" -v rc="$5" -v rd="$6" '
+	function med(a, n,    i, j, t) {
+		for (i = 1; i <= n; i++)
+			for (j = i + 1; j <= n; j++)
+				if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	NR > 1 && $1 == b && $3 == c && $4 == d { x[++nx] = $6; xr[$5] = $6 }
+	NR > 1 && $1 == rb && $3 == rc && $4 == rd { y[++ny] = $6; yr[$5] = $6 }
+	END {
+		if (!nx || !ny) exit
+		lo = 1e9; hi = 0
+		for (r in xr) if (r in yr && yr[r] > 0) {
+			q = xr[r] / yr[r]; if (q < lo) lo = q; if (q > hi) hi = q
+		}
+		if (hi == 0) { lo = 0; hi = 0 }
+		mx = med(x, nx); my = med(y, ny)
+		printf "%g %g %.3f %.2f %.2f\n", mx, my, my ? mx / my : 0, lo, hi
+	}' "$data"
+}
+
+# The table: label, what is compared, target, and the ratio's arguments.
+rows=(
+	"TCP tx, 2 vCPUs|ronic / igb|>= 0.90|plain tcp_tx ronic plain tcp_tx igb"
+	"TCP rx, 2 vCPUs|ronic / igb|>= 0.90|plain tcp_rx ronic plain tcp_rx igb"
+	"TCP tx, IOMMU strict|ronic / igb|>= 0.90|iommu tcp_tx ronic iommu tcp_tx igb"
+	"TCP rx, IOMMU strict|ronic / igb|>= 0.90|iommu tcp_rx ronic iommu tcp_rx igb"
+	"XDP_DROP pps, 2 vCPUs|ronic / igb|>= 1.0|plain xdp_drop ronic plain xdp_drop igb"
+	"XDP_TX pps, 2 vCPUs|ronic / igb|>= 1.2|plain xdp_tx ronic plain xdp_tx igb"
+	"XDP_DROP pps, IOMMU strict|ronic / igb|>= 1.0|iommu xdp_drop ronic iommu xdp_drop igb"
+	"XDP_TX pps, IOMMU strict|ronic / igb|>= 1.2|iommu xdp_tx ronic iommu xdp_tx igb"
+	"XDP_DROP pps, 72 vCPUs|ronic / igb|>= 1.0|smp xdp_drop ronic smp xdp_drop igb"
+	"XDP_TX pps, 72 vCPUs (locked rings)|ronic / igb|>= 1.2|smp xdp_tx ronic smp xdp_tx igb"
+	"XDP_TX pps, locked (72) / lock-free (2)|ronic 72 / ronic 2|about 1|smp xdp_tx ronic plain xdp_tx ronic"
+	"TCP tx, pci_ro_read on|ronic / flags off|about 1|plain ro_read_on_write_off ronic plain ro_read_off_write_off ronic"
+	"TCP tx, pci_ro_write on|ronic / flags off|about 1|plain ro_read_off_write_on ronic plain ro_read_off_write_off ronic"
+	"TCP tx, both flags on|ronic / flags off|about 1|plain ro_read_on_write_on ronic plain ro_read_off_write_off ronic"
+)
+
+qemu_ver=$(qemu-system-x86_64 --version | head -1 | sed 's/^QEMU emulator version //')
+report=$out/report.md
+table=$run/ratios.tsv
+: > "$table"
+{
+	echo "# ronic benchmark report"
+	echo
+	echo "Run $started on $(nproc) host cores ($(uname -m)), QEMU $qemu_ver (TCG),"
+	echo "guest kernel $kver, ronic $(cat "$top/VERSION")," \
+		"$(git -C "$top" describe --always --dirty 2>/dev/null || echo "no git")."
+	echo "Rounds: ${RONIC_BENCH_ROUNDS:-3} of ${RONIC_BENCH_SECONDS:-10} s per case," \
+		"drivers taking turns in each boot. Reproduce: \`make bench\`."
+	echo
+	echo "| Case | Compared | ronic | reference | ratio (per-round range) | target |"
+	echo "|---|---|---:|---:|---|---|"
+	for row in "${rows[@]}"; do
+		IFS='|' read -r label what target args <<< "$row"
+		# shellcheck disable=SC2086 # six words
+		read -r mx my q lo hi <<< "$(ratio $args)" || true
+		if [ -z "${q:-}" ]; then
+			echo "| $label | $what | - | - | not measured | $target |"
+			continue
+		fi
+		echo "| $label | $what | $mx | $my | **$q** ($lo-$hi) | $target |"
+		printf '%s\t%s\n' "$label" "$q" >> "$table"
+		q=
+	done
+	echo
+	echo "TCP in Mbit/s (iperf3, one stream), XDP in frames per second (pktgen"
+	echo "64-byte frames from an igb peer; XDP_DROP counted by the program, XDP_TX"
+	echo "as frames back at the peer). Under TCG every figure is CPU bound and"
+	echo "single rounds swing by tens of percent: read the ratios, not the figures."
+	echo "On x86 the relaxed-ordering flags change no host behaviour and QEMU's igb"
+	echo "has its PCIe Relaxed Ordering Enable bit off, so those ratios measure noise."
+	echo
+	echo "![ronic / igb](ratios.png)"
+	echo
+	echo "![flags and CPU count](other.png)"
+	echo
+	echo "Raw figures: [data.tsv](data.tsv). Took $((($(date +%s) - t0) / 60)) minutes."
+} > "$report"
+
+# Charts: ronic/igb per case with the IOMMU off and on, and the others.
+awk -F'\t' '
+	$1 ~ /, 2 vCPUs$/ { k = $1; sub(/, 2 vCPUs$/, "", k); off[k] = $2; ord[++n] = k }
+	$1 ~ /, IOMMU strict$/ { k = $1; sub(/, IOMMU strict$/, "", k); on[k] = $2 }
+	END { for (i = 1; i <= n; i++) printf "\"%s\"\t%s\t%s\n", ord[i], off[ord[i]], (ord[i] in on ? on[ord[i]] : "NaN") }
+' "$table" > "$run/iommu.dat"
+grep -vE ', (2 vCPUs|IOMMU strict)$' "$table" |
+	awk -F'\t' '{ printf "\"%s\"\t%s\n", $1, $2 }' > "$run/other.dat"
+gnuplot <<EOF
+set terminal pngcairo size 900,420 font "sans,10"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set yrange [0:*]
+set grid ytics
+set ylabel "ratio"
+set key top left
+set output "$out/ratios.png"
+set title "ronic / in-tree igb, same boot (1.0 = equal)"
+plot "$run/iommu.dat" using 2:xtic(1) title "IOMMU off", \
+     "" using 3 title "IOMMU strict", 1 with lines lw 2 dt 2 lc "black" notitle
+set output "$out/other.png"
+set title "ronic against itself: relaxed-ordering flags, 72 vCPUs"
+set xtics rotate by -20
+plot "$run/other.dat" using 2:xtic(1) title "ratio", 1 with lines lw 2 dt 2 lc "black" notitle
+EOF
+echo "# bench.sh: $report ($((($(date +%s) - t0) / 60)) min); VM logs in $run"
+sed -n '/^| Case/,/^$/p' "$report"

@@ -1,0 +1,170 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of scripts/bench.sh: one boot measures the parts listed in
+# RONIC_BENCH_PARTS (tcp, ro, xdp) and appends one line per measurement to
+# $RONIC_RESULTS/bench.tsv:  part  case  driver  round  value  unit
+#
+#   tcp  iperf3 TCP tx and rx, ronic<->ronic against igb<->igb
+#   ro   iperf3 TCP tx, ronic<->ronic, for the four pci_ro_read/pci_ro_write
+#        combinations (the ratio is to both flags off)
+#   xdp  XDP_DROP rx pps and XDP_TX pps of the port under test (ronic or
+#        igb) with pktgen 64-byte frames from an igb peer; drops counted by
+#        the program itself (the same for both drivers), XDP_TX as frames
+#        back at the peer
+#
+# The drivers and set-ups take turns for RONIC_BENCH_ROUNDS (3) rounds of
+# RONIC_BENCH_SECONDS (10), so a slow spell of the host hits both sides.
+set -uo pipefail
+# shellcheck source=scripts/guest/lib.sh
+. "$RONIC_TOP/scripts/guest/lib.sh"
+
+parts=${RONIC_BENCH_PARTS:-tcp,ro,xdp}
+rounds=${RONIC_BENCH_ROUNDS:-3}
+secs=${RONIC_BENCH_SECONDS:-10}
+obj=${RONIC_XDP_OBJ:-}
+tsv=$RONIC_RESULTS/bench.tsv
+measured=0
+
+record() {
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$tsv"
+	log "bench: $*"
+	measured=$((measured + 1))
+}
+
+has_part() {
+	case ",$parts," in *",$1,"*) return 0 ;; esac
+	return 1
+}
+
+tcp_part() {
+	local r drv m
+	for r in $(seq "$rounds"); do
+		for drv in igb ronic; do
+			pair_up "$drv" "$drv" || { log "tcp: pair_up $drv failed"; continue; }
+			m=$(iperf_tcp root "$PEER_NS" "$secs") &&
+				record tcp tcp_tx "$drv" "$r" "$m" Mbit/s
+			m=$(iperf_tcp "$PEER_NS" root "$secs") &&
+				record tcp tcp_rx "$drv" "$r" "$m" Mbit/s
+		done
+	done
+}
+
+# set_ro NS DEV READ WRITE
+set_ro() {
+	in_ns "$1" ethtool --set-priv-flags "$2" pci_ro_read "$3" pci_ro_write "$4"
+}
+
+ro_part() {
+	local r combo rd wr m
+	pair_up ronic ronic || { log "ro: pair_up failed"; return; }
+	for r in $(seq "$rounds"); do
+		for combo in off-off on-off off-on on-on; do
+			rd=${combo%-*} wr=${combo#*-}
+			if ! set_ro "" "$NIC_A" "$rd" "$wr" ||
+			   ! set_ro "$PEER_NS" "$NIC_B" "$rd" "$wr"; then
+				log "ro: cannot set $combo"
+				continue
+			fi
+			wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4" > /dev/null
+			m=$(iperf_tcp root "$PEER_NS" "$secs") &&
+				record ro "ro_read_${rd}_write_$wr" ronic "$r" "$m" Mbit/s
+		done
+	done
+	set_ro "" "$NIC_A" off off
+	set_ro "$PEER_NS" "$NIC_B" off off
+}
+
+# pktgen_start: 64-byte UDP frames (60 on the wire before the FCS) from the
+# peer to port A, as fast as the peer's CPU 0 goes, until pktgen_stop.
+pktgen_start() {
+	local mac
+	mac=$(cat "/sys/class/net/$NIC_A/address")
+	modprobe pktgen || return 1
+	ip netns exec "$PEER_NS" bash -c "
+		pg() { echo \"\$2\" > /proc/net/pktgen/\$1; }
+		pg kpktgend_0 rem_device_all
+		pg kpktgend_0 'add_device $NIC_B'
+		pg $NIC_B 'count 0'
+		pg $NIC_B 'pkt_size 60'
+		pg $NIC_B 'clone_skb 64'
+		pg $NIC_B 'burst 16'
+		pg $NIC_B 'dst $ADDR_A4'
+		pg $NIC_B 'dst_mac $mac'
+		pg $NIC_B 'udp_dst_min 9'
+		pg $NIC_B 'udp_dst_max 9'
+		pg pgctrl start" > /tmp/pktgen.log 2>&1 &
+	PKTGEN_PID=$!
+}
+
+pktgen_stop() {
+	ip netns exec "$PEER_NS" bash -c 'echo stop > /proc/net/pktgen/pgctrl' 2>/dev/null
+	wait "$PKTGEN_PID" 2>/dev/null
+}
+
+# bench_count: the frames the counting program on port A saw so far, over
+# all CPUs (its map found through the attached program: an earlier
+# program's map may still be around).
+bench_count() {
+	local prog map
+	prog=$(ip -j link show dev "$NIC_A" | jq -r '.[0].xdp.prog.id // empty')
+	map=$(bpftool -j prog show id "${prog:-0}" 2>/dev/null | jq -r '.map_ids[0] // empty')
+	# Without BTF bpftool shows each value as little-endian hex bytes.
+	bpftool -j map dump id "${map:-0}" 2>/dev/null | python3 -c '
+import json, sys
+def num(v):
+    return v if isinstance(v, int) else int.from_bytes(bytes(int(b, 16) for b in v), "little")
+try:
+    print(sum(num(c["value"]) for c in json.load(sys.stdin)[0]["values"]))
+except (ValueError, LookupError, TypeError):
+    print(0)'
+
+}
+
+peer_rx() {
+	ip netns exec "$PEER_NS" cat "/sys/class/net/$NIC_B/statistics/rx_packets"
+}
+
+# xdp_rate DRV PROG: frames per second over $secs with PROG on port A.
+xdp_rate() {
+	local prog=$1 c0 c1 p0 p1 out
+	if ! out=$(ip link set dev "$NIC_A" xdpdrv obj "$obj" program "$prog" 2>&1); then
+		log "xdp: attach $prog on $DRV_A: $out"
+		return 1
+	fi
+	pktgen_start || return 1
+	sleep 2
+	c0=$(bench_count) p0=$(peer_rx)
+	sleep "$secs"
+	c1=$(bench_count) p1=$(peer_rx)
+	pktgen_stop
+	ip link set dev "$NIC_A" xdpdrv off
+	if [ "$prog" = xdp_drop_count ]; then
+		echo $(((c1 - c0) / secs))
+	else
+		echo $(((p1 - p0) / secs))
+	fi
+}
+
+xdp_part() {
+	local r drv m
+	[ -n "$obj" ] || { log "xdp: no test programs (RONIC_XDP_OBJ)"; return; }
+	for r in $(seq "$rounds"); do
+		for drv in igb ronic; do
+			pair_up "$drv" igb || { log "xdp: pair_up $drv failed"; continue; }
+			m=$(xdp_rate xdp_drop_count) && [ "$m" -gt 0 ] &&
+				record xdp xdp_drop "$drv" "$r" "$m" pps
+			m=$(xdp_rate xdp_tx_count) && [ "$m" -gt 0 ] &&
+				record xdp xdp_tx "$drv" "$r" "$m" pps
+		done
+	done
+}
+
+: > "$tsv"
+log "bench: parts $parts, $rounds rounds of ${secs}s, $(nproc) CPUs, IOMMU ${RONIC_VM_IOMMU:-0}"
+has_part tcp && tcp_part
+has_part ro && ro_part
+has_part xdp && xdp_part
+pair_down
+check "bench: $measured measurements" test "$measured" -gt 0
+finish
