@@ -146,11 +146,12 @@ check_swap_under_traffic() {
 	fi
 }
 
-# veth -> ronic: a program on vx0 redirects into NIC_A (ndo_xdp_xmit).
-# With RONIC_XDP_CPUS given, the sender is pinned to each CPU in turn and the XDP
-# ring it used must be cpu % rings.
-check_veth_redirect() {
-	local rings cpu ring before after rx0 rx1 bpid mac_b
+# veth_up / veth_down: a veth pair vx0 (root) / vx1 (netns vs) whose
+# frames a program on vx0 redirects into NIC_A (ndo_xdp_xmit). Frames from
+# vx1 go to the peer's MAC; xdp-bench's redirect program swaps the MAC
+# addresses, so the peer listens promiscuously to count them.
+veth_up() {
+	local mac_b
 	mac_b=$(ip netns exec "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
 	ip netns add vs
 	ip link add vx0 type veth peer name vx1
@@ -160,21 +161,38 @@ check_veth_redirect() {
 	ip -n vs addr add 10.9.9.2/24 dev vx1
 	ip -n vs link set vx1 up
 	ip -n vs link set lo up
-	# Frames from vx1 go to the peer's MAC: the peer counts what arrives.
-	# xdp-bench's redirect program swaps the MAC addresses, so the peer
-	# listens promiscuously to see them.
 	ip -n vs neigh add 10.9.9.1 lladdr "$mac_b" dev vx1
 	ip -n "$PEER_NS" link set dev "$NIC_B" promisc on
 	xdp-bench redirect -i 1 vx0 "$NIC_A" > /tmp/xdp-bench.log 2>&1 &
-	bpid=$!
+	VETH_BENCH_PID=$!
 	sleep 3
+}
+
+veth_down() {
+	kill -INT "$VETH_BENCH_PID" 2>/dev/null
+	wait "$VETH_BENCH_PID" 2>/dev/null
+	ip link del vx0
+	ip netns del vs
+	ip -n "$PEER_NS" link set dev "$NIC_B" promisc off
+}
+
+# veth_pings CPU: N pings from vx1 with the sender pinned to CPU.
+veth_pings() {
+	ip netns exec vs taskset -c "$1" ping -q -c "$N" -i 0.002 10.9.9.1 > /dev/null 2>&1
+}
+
+# check_veth_redirect: with RONIC_XDP_CPUS given, the sender is pinned to
+# each CPU in turn and the XDP ring it used must be cpu % rings.
+check_veth_redirect() {
+	local rings cpu ring before after rx0 rx1
+	veth_up
 	rings=$(ethtool -S "$NIC_A" | grep -c '^ *xdp[0-9]*_xdp_xmit:')
 	log "$NIC_A has $rings XDP rings for $(nproc) CPUs"
 	for cpu in ${RONIC_XDP_CPUS:-0}; do
 		ring=$((cpu % rings))
 		before=$(sum_stat "" "$NIC_A" "xdp${ring}_xdp_xmit")
 		rx0=$(peer_rx)
-		ip netns exec vs taskset -c "$cpu" ping -q -c "$N" -i 0.002 10.9.9.1 > /dev/null 2>&1
+		veth_pings "$cpu"
 		rx1=$(peer_rx)
 		after=$(sum_stat "" "$NIC_A" "xdp${ring}_xdp_xmit")
 		if [ $((after - before)) -ge "$N" ] && [ $((rx1 - rx0)) -ge "$N" ]; then
@@ -184,11 +202,7 @@ check_veth_redirect() {
 				"ring counted $((after - before)), peer got $((rx1 - rx0)) of $N; $(tail -3 /tmp/xdp-bench.log | tr '\n' ' ')"
 		fi
 	done
-	kill -INT "$bpid" 2>/dev/null
-	wait "$bpid" 2>/dev/null
-	ip link del vx0
-	ip netns del vs
-	ip -n "$PEER_NS" link set dev "$NIC_B" promisc off
+	veth_down
 }
 
 # static_neighbours: both ends know each other's MAC for good. A program
@@ -210,11 +224,12 @@ queue_irqs() {
 # check_tx_on_high_cpus: A's queue vector q pinned to CPU 64 + (q + 1) % 8,
 # so XDP_TX from rx queue q must land on XDP ring (64 + (q + 1) % 8) % rings
 # (not ring q, which a selector ignoring the CPU would pick), under the
-# ring lock; every frame must reach the peer. (A veth redirect onto the
-# same ring at the same time is not in yet: its devmap set-up with bpftool
-# failed in the VM.)
+# ring lock; at the same time a veth redirect into A from CPU 0 (ring 0,
+# shared with the CPU of one rx queue). Every frame of both must reach the
+# peer.
 check_tx_on_high_cpus() {
 	local rings irq q cpu rxq want before_tx after_tx rx0 rx1 got_rxq=-1 d lk0 lk1 out
+	local x0 x1 vpid
 	rings=$(ethtool -S "$NIC_A" | grep -c '^ *xdp[0-9]*_xdp_xmit:')
 	while read -r irq q; do
 		cpu=$((64 + (q + 1) % 8))
@@ -233,15 +248,25 @@ check_tx_on_high_cpus() {
 	for rxq in $(ethtool -S "$NIC_A" | sed -En 's/^ *rx([0-9]+)_xdp_tx:.*/\1/p'); do
 		before_rx[$rxq]=$(sum_stat "" "$NIC_A" "rx${rxq}_xdp_tx")
 	done
+	veth_up
 	lk0=$(sum_stat "" "$NIC_A" "xdp[0-9]+_xdp_locked")
 	before_tx=$(sum_stat "" "$NIC_A" "rx[0-9]+_xdp_tx")
+	x0=$(sum_stat "" "$NIC_A" "xdp[0-9]+_xdp_xmit")
 	rx0=$(peer_rx)
+	veth_pings 0 &
+	vpid=$!
 	peer_pings > /dev/null
+	wait "$vpid"
 	sleep 1
 	rx1=$(peer_rx)
 	after_tx=$(sum_stat "" "$NIC_A" "rx[0-9]+_xdp_tx")
+	x1=$(sum_stat "" "$NIC_A" "xdp[0-9]+_xdp_xmit")
 	lk1=$(sum_stat "" "$NIC_A" "xdp[0-9]+_xdp_locked")
+	veth_down
 	xdp_off
+	[ $((x1 - x0)) -ge "$N" ] &&
+		pass "veth redirect from CPU 0 during XDP_TX on CPUs 64-71: $((x1 - x0)) frames sent" ||
+		fail "veth redirect from CPU 0 during XDP_TX on CPUs 64-71" "$((x1 - x0)) of $N sent"
 	for rxq in "${!before_rx[@]}"; do
 		d=$(( $(sum_stat "" "$NIC_A" "rx${rxq}_xdp_tx") - before_rx[$rxq] ))
 		[ "$d" -ge "$N" ] && got_rxq=$rxq
@@ -255,9 +280,10 @@ check_tx_on_high_cpus() {
 	else
 		fail "XDP_TX on CPUs 64-71" "no rx queue counted $N xdp_tx"
 	fi
-	[ $((rx1 - rx0)) -ge $((after_tx - before_tx)) ] && [ $((after_tx - before_tx)) -ge "$N" ] &&
-		pass "peer got every frame: $((rx1 - rx0)) >= $((after_tx - before_tx)) sent by XDP_TX" ||
-		fail "peer got every frame" "$((rx1 - rx0)) of $((after_tx - before_tx)) sent by XDP_TX"
+	d=$((after_tx - before_tx + x1 - x0))
+	[ $((rx1 - rx0)) -ge "$d" ] && [ $((after_tx - before_tx)) -ge "$N" ] &&
+		pass "peer got every frame: $((rx1 - rx0)) >= $d sent by XDP_TX and the redirect" ||
+		fail "peer got every frame" "$((rx1 - rx0)) of $d sent by XDP_TX and the redirect"
 	[ $((lk1 - lk0)) -ge "$N" ] &&
 		pass "the locking path is in use: xdp_locked grew by $((lk1 - lk0))" ||
 		fail "the locking path is in use" "xdp_locked grew by $((lk1 - lk0))"
