@@ -132,38 +132,29 @@ static int ronic_ring_alloc_rx(struct ronic_ring *ring)
 	ring->desc = ronic_dma_alloc_ring(ring->dma, ring->desc_bytes,
 					  &ring->desc_dma);
 	if (!ring->desc)
-		goto err_buf;
+		goto err;
 
 	err = ronic_ring_create_pool(ring);
 	if (err)
-		goto err_desc;
+		goto err;
 
 	err = xdp_rxq_info_reg(&ring->xdp_rxq, ring->netdev, ring->queue_index,
 			       ring->q_vector->napi.napi_id);
 	if (err)
-		goto err_pool;
+		goto err;
 	err = xdp_rxq_info_reg_mem_model(&ring->xdp_rxq, MEM_TYPE_PAGE_POOL,
 					 ring->pp);
 	if (err)
-		goto err_rxq;
+		goto err;
 
 	ring->next_to_use = 0;
 	ring->next_to_clean = 0;
 	ring->rx_skb = NULL;
 	return 0;
 
-err_rxq:
-	xdp_rxq_info_unreg(&ring->xdp_rxq);
-err_pool:
-	page_pool_destroy(ring->pp);
-	ring->pp = NULL;
-err_desc:
-	ronic_dma_free_ring(ring->dma, ring->desc_bytes, ring->desc,
-			    ring->desc_dma);
-	ring->desc = NULL;
-err_buf:
-	kvfree(ring->rx_buf);
-	ring->rx_buf = NULL;
+err:
+	/* ronic_ring_free_rx() frees what got allocated, in reverse. */
+	ronic_ring_free_rx(ring);
 	return err;
 }
 

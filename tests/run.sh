@@ -67,7 +67,15 @@ tally() {
 }
 
 summary() {
-	local t=$(($(date +%s) - t_start))
+	local t=$(($(date +%s) - t_start)) boots reports
+	# What the run held up to, one line each (HELD: lines of the tests),
+	# and the kernel reports over every boot.
+	echo
+	echo "# run.sh: what this run held:"
+	cat "$run"/*.out 2>/dev/null | sed -n 's/^HELD: /#   /p'
+	boots=$(cat "$run"/*.out 2>/dev/null | grep -c '^vm.sh: .*: guest rc')
+	reports=$(cat "$run"/*.out 2>/dev/null | grep -c '^FAIL: vm .*(kernel log:')
+	echo "#   kernel log reports (WARN, BUG, KASAN, lockdep, DMA-API, ...): $reports in $boots boots"
 	echo
 	echo "# run.sh: DUT $RONIC_DUT, guest kernel $kver, $((t / 60))m$((t % 60))s, results in $run"
 	for f in "${failures[@]}"; do

@@ -53,6 +53,12 @@ fail() {
 	echo "FAIL: $1 (${2:-failed})"
 }
 
+# held WHAT: a figure the run held up to (cycles survived, bytes checked,
+# faults injected); tests/run.sh lists these lines at the end.
+held() {
+	echo "HELD: $*"
+}
+
 # check NAME CMD [ARGS...]: PASS if the command succeeds, else FAIL with
 # the last line it printed.
 check() {

@@ -205,6 +205,7 @@ for i in $(seq 1 "$cycles"); do
 done
 if [ -z "$err" ]; then
 	pass "debug: $cycles load/unload cycles with carrier, refcnt 0 ($((SECONDS - t0)) s)"
+	held "debug kernel: $cycles load/unload cycles under KASAN and lockdep"
 else
 	fail "debug: $cycles load/unload cycles" "$err"
 fi
@@ -218,6 +219,7 @@ phase cycles
 errs=$(cat "$dbg/dma-api/error_count" 2>/dev/null || echo "unreadable")
 if [ "$errs" = 0 ]; then
 	pass "dma-api: error_count is 0"
+	held "DMA-API debug: 0 errors over the debug run"
 else
 	fail "dma-api: error_count is 0" "error_count $errs"
 fi
@@ -240,6 +242,7 @@ phase kmemleak-scan
 echo "$leaks" > "$RONIC_RESULTS/kmemleak.txt"
 if [ -z "$leaks" ]; then
 	pass "kmemleak: nothing reported after rmmod $dut"
+	held "kmemleak: 0 leaks after the last rmmod"
 else
 	n=$(echo "$leaks" | grep -c '^unreferenced object')
 	fail "kmemleak: nothing reported after rmmod $dut" \

@@ -140,6 +140,7 @@ echo "cycles=$cycles used_kb_before=$used0 used_kb_after=$used1 sunreclaim_kb_be
 	> "$RONIC_RESULTS/unload-memory.txt"
 if [ "$delta" -le "$leak_mb" ] && [ "$dslab" -le "$leak_mb" ]; then
 	pass "unload: memory after $cycles cycles within $leak_mb MB (+$delta MB, slab +$dslab MB)"
+	held "unload: $cycles rmmod/modprobe cycles, memory +$delta MB, slab +$dslab MB"
 else
 	fail "unload: memory after $cycles cycles within $leak_mb MB" "+$delta MB, unreclaimable slab +$dslab MB"
 fi
