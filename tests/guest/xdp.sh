@@ -146,6 +146,42 @@ check_swap_under_traffic() {
 	fi
 }
 
+# check_channels_under_xdp: ethtool -L with a program attached, under TCP:
+# the stream survives, the program stays and keeps seeing the traffic.
+check_channels_under_xdp() {
+	local ch out rc=0 log=/tmp/iperf-ch.json mbps before after orig
+	orig=$(ethtool -l "$NIC_A" | awk '/^Current/ { c = 1 } c && /^Combined:/ { print $2 }')
+	if ! out=$(xdp_on xdp_pass); then
+		fail "ethtool -L under XDP: attach" "$out"
+		return
+	fi
+	iperf3 -s -1 -B "$ADDR_A4" -p 5203 > /dev/null 2>&1 &
+	sleep 1
+	ip netns exec "$PEER_NS" iperf3 -c "$ADDR_A4" -p 5203 -t 8 -J > "$log" 2>&1 &
+	local cpid=$!
+	sleep 1
+	for ch in 4 2 8 1 8; do
+		ethtool -L "$NIC_A" combined "$ch" || { rc=1; log "-L combined $ch failed"; }
+		sleep 0.5
+	done
+	wait "$cpid" || rc=1
+	mbps=$(jq -r '(.end.sum_received.bits_per_second // 0) / 1e6 | floor' "$log" 2>/dev/null)
+	[ "$rc" -eq 0 ] && [ "${mbps:-0}" -gt 0 ] &&
+		pass "ethtool -L 4/2/8/1/8 under TCP with XDP attached: stream survived ($mbps Mbit/s)" ||
+		fail "ethtool -L under TCP with XDP attached" "rc $rc, ${mbps:-0} Mbit/s"
+	before=$(sum_stat "" "$NIC_A" "rx[0-9]+_xdp_pass")
+	ping -q -c 5 -i 0.2 "$ADDR_B4" > /dev/null
+	after=$(sum_stat "" "$NIC_A" "rx[0-9]+_xdp_pass")
+	ip -j link show dev "$NIC_A" | jq -e '.[0].xdp.prog.id' > /dev/null &&
+	[ $((after - before)) -ge 5 ] &&
+		pass "program still attached and running after the channel changes" ||
+		fail "program still attached and running after the channel changes" \
+			"xdp_pass grew by $((after - before))"
+	xdp_off
+	ethtool -L "$NIC_A" combined "${orig:-2}"
+	wait_until 20 has_carrier "" "$NIC_A"
+}
+
 # veth_up / veth_down: a veth pair vx0 (root) / vx1 (netns vs) whose
 # frames a program on vx0 redirects into NIC_A (ndo_xdp_xmit). Frames from
 # vx1 go to the peer's MAC; xdp-bench's redirect program swaps the MAC
@@ -344,6 +380,7 @@ before=$(sum_stat "" "$NIC_A" "xdp[0-9]+_xdp_xmit")
 [ "$before" -ge "$N" ] && pass "ndo_xdp_xmit counted $before frames" ||
 	fail "ndo_xdp_xmit counted" "$before"
 check_swap_under_traffic
+check_channels_under_xdp
 RONIC_XDP_CPUS="0 1" check_veth_redirect
 locked=$(sum_stat "" "$NIC_A" "xdp[0-9]+_xdp_locked")
 [ "$locked" -eq 0 ] &&
