@@ -13,6 +13,7 @@
 #include <net/xdp.h>
 
 #include "ronic_dma.h"
+#include "ronic_regs.h"
 #include "ronic_ro.h"
 #include "ronic_txrx.h"
 
@@ -314,6 +315,27 @@ static inline union ronic_rx_desc *ronic_rx_desc(struct ronic_ring *ring,
 						 u16 i)
 {
 	return &((union ronic_rx_desc *)ring->desc)[i];
+}
+
+/*
+ * The last descriptor of the packet starting at slot i once the device has
+ * written it back (its slot forgotten: the caller reaps it), else NULL.
+ * Shared by the stack's and the XDP tx rings.
+ */
+static inline struct ronic_tx_desc *ronic_tx_reap_eop(struct ronic_ring *ring,
+						      u16 i)
+{
+	struct ronic_tx_buffer *head = &ring->tx_buf[i];
+	struct ronic_tx_desc *eop = READ_ONCE(head->eop_desc);
+
+	if (!eop)
+		return NULL;
+	/* eop_desc before the status it points at */
+	smp_rmb();
+	if (!(eop->olinfo_status & cpu_to_le32(RONIC_TXD_STAT_DD)))
+		return NULL;
+	head->eop_desc = NULL;
+	return eop;
 }
 
 /*

@@ -364,16 +364,10 @@ static bool ronic_clean_tx(struct ronic_ring *ring, int napi_budget)
 	u16 i = ring->next_to_clean;
 
 	for (; budget; budget--) {
-		head = &ring->tx_buf[i];
-		eop = READ_ONCE(head->eop_desc);
+		eop = ronic_tx_reap_eop(ring, i);
 		if (!eop)
 			break;
-		/* eop_desc before the status it points at */
-		smp_rmb();
-		if (!(eop->olinfo_status & cpu_to_le32(RONIC_TXD_STAT_DD)))
-			break;
-		head->eop_desc = NULL;
-
+		head = &ring->tx_buf[i];
 		packets += head->segs;
 		bytes += head->bytes;
 		napi_consume_skb(head->skb, napi_budget);

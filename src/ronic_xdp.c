@@ -229,18 +229,11 @@ bool ronic_xdp_clean_ring(struct ronic_ring *ring)
 	unsigned int packets = 0, bytes = 0, budget = ring->count;
 	u16 i = ring->next_to_clean;
 	struct ronic_tx_buffer *buf;
-	struct ronic_tx_desc *eop;
 
 	for (; budget; budget--) {
+		if (!ronic_tx_reap_eop(ring, i))
+			break;
 		buf = &ring->tx_buf[i];
-		eop = READ_ONCE(buf->eop_desc);
-		if (!eop)
-			break;
-		/* eop_desc before the status it points at */
-		smp_rmb();
-		if (!(eop->olinfo_status & cpu_to_le32(RONIC_TXD_STAT_DD)))
-			break;
-		buf->eop_desc = NULL;
 		packets++;
 		bytes += buf->bytes;
 		ronic_xdp_release_slot(ring, buf);
