@@ -14,6 +14,7 @@
 #                        with the IOMMU, IOMMU=both: without, then with)
 #   make demo            build, boot the test bed, show ronic carrying traffic
 #   make bench           ronic against igb in the test bed: bench/report.md
+#   make planted-bugs    plant known bugs in a copy; the debug run must catch each
 
 ifneq ($(KERNELRELEASE),)
 include $(src)/Kbuild
@@ -41,7 +42,7 @@ DKMS_VERSION := $(shell cat $(TOP)/VERSION)
 DKMS_SRC := /usr/src/ronic-$(DKMS_VERSION)
 KVER ?= $(shell uname -r)
 
-.PHONY: all modules clean install modules_install dkms-install dkms-remove check test test-debug demo bench help
+.PHONY: all modules clean install modules_install dkms-install dkms-remove check test test-debug demo bench planted-bugs help
 
 all: modules
 
@@ -80,6 +81,9 @@ test-debug:
 
 bench:
 	$(TOP)/scripts/bench.sh
+
+planted-bugs:
+	$(TOP)/scripts/planted-bug.sh
 
 demo:
 	$(TOP)/scripts/demo.sh
