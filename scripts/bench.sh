@@ -186,5 +186,17 @@ set title "ronic against itself: relaxed-ordering flags, 72 vCPUs"
 set xtics rotate by -20
 plot "$run/other.dat" using 2:xtic(1) title "ratio", 1 with lines lw 2 dt 2 lc "black" notitle
 EOF
+# The README shows the headline table of the committed report.
+readme=$top/README.md
+if [ "$out" = "$top/bench" ] && grep -q '^<!-- bench:start -->' "$readme"; then
+	{
+		sed '/^<!-- bench:start -->/q' "$readme"
+		echo
+		echo "From [bench/report.md](bench/report.md), $started (\`make bench\`):"
+		echo
+		sed -n '/^| Case/,/^$/p' "$report"
+		sed -n '/^<!-- bench:end -->/,$p' "$readme"
+	} > "$readme.new" && mv "$readme.new" "$readme"
+fi
 echo "# bench.sh: $report ($((($(date +%s) - t0) / 60)) min); VM logs in $run"
 sed -n '/^| Case/,/^$/p' "$report"
