@@ -31,7 +31,7 @@ set -uo pipefail
 . "$RONIC_TOP/scripts/guest/lib.sh"
 
 dut=$RONIC_DUT
-steps=${RONIC_FAULT_STEPS:-12}
+steps=${RONIC_FAULT_STEPS:-8}
 dbg=/sys/kernel/debug
 attrs=(failslab fail_page_alloc)
 
