@@ -28,6 +28,46 @@ const struct ronic_ro_arch_info ronic_ro_arch_table[RONIC_RO_ARCH_NR] = {
 	[RONIC_RO_ARCH_OTHER] = { "other", false, false },
 };
 
+#if IS_ENABLED(CONFIG_X86)
+#define RONIC_RO_THIS_ARCH	RONIC_RO_ARCH_X86
+#elif IS_ENABLED(CONFIG_ARM64)
+#define RONIC_RO_THIS_ARCH	RONIC_RO_ARCH_ARM64
+#elif IS_ENABLED(CONFIG_SPARC64)
+#define RONIC_RO_THIS_ARCH	RONIC_RO_ARCH_SPARC64
+#else
+#define RONIC_RO_THIS_ARCH	RONIC_RO_ARCH_OTHER
+#endif
+
+#ifdef MODULE
+/*
+ * The row this build uses, read from the table itself into .modinfo, so
+ * a cross-built module shows its architecture's default without running
+ * it (tests/t-cross.sh): "modinfo -F ro_default ronic.ko" is on or off,
+ * ro_host_attr honoured or ignored. GCC folds reads of a const object in
+ * an initializer; each string is picked a character at a time.
+ */
+#define RONIC_RO_ROW		(ronic_ro_arch_table[RONIC_RO_THIS_ARCH])
+#define RONIC_PICK(c, a, b, i)	((c) ? (a)[i] : (b)[i])
+#define RONIC_PICK3(c, a, b)	RONIC_PICK(c, a, b, 0), RONIC_PICK(c, a, b, 1), \
+				RONIC_PICK(c, a, b, 2)
+#define RONIC_PICK8(c, a, b)	RONIC_PICK3(c, a, b), RONIC_PICK(c, a, b, 3), \
+				RONIC_PICK(c, a, b, 4), RONIC_PICK(c, a, b, 5), \
+				RONIC_PICK(c, a, b, 6), RONIC_PICK(c, a, b, 7)
+
+static const char ronic_ro_default_info[] __used __section(".modinfo")
+	__aligned(1) = {
+	'r', 'o', '_', 'd', 'e', 'f', 'a', 'u', 'l', 't', '=',
+	RONIC_PICK3(RONIC_RO_ROW.default_on, "on\0", "off"), '\0'
+};
+
+static const char ronic_ro_host_attr_info[] __used __section(".modinfo")
+	__aligned(1) = {
+	'r', 'o', '_', 'h', 'o', 's', 't', '_', 'a', 't', 't', 'r', '=',
+	RONIC_PICK8(RONIC_RO_ROW.host_attr_honoured, "honoured", "ignored\0"),
+	'\0'
+};
+#endif
+
 /**
  * ronic_ro_this_arch - the architecture this driver was built for
  *
@@ -35,13 +75,7 @@ const struct ronic_ro_arch_info ronic_ro_arch_table[RONIC_RO_ARCH_NR] = {
  */
 enum ronic_ro_arch ronic_ro_this_arch(void)
 {
-	if (IS_ENABLED(CONFIG_X86))
-		return RONIC_RO_ARCH_X86;
-	if (IS_ENABLED(CONFIG_ARM64))
-		return RONIC_RO_ARCH_ARM64;
-	if (IS_ENABLED(CONFIG_SPARC64))
-		return RONIC_RO_ARCH_SPARC64;
-	return RONIC_RO_ARCH_OTHER;
+	return RONIC_RO_THIS_ARCH;
 }
 
 static bool ronic_ro_platform_forbids(const struct ronic_ro_platform *plat)
