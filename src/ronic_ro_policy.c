@@ -42,29 +42,24 @@ const struct ronic_ro_arch_info ronic_ro_arch_table[RONIC_RO_ARCH_NR] = {
 /*
  * The row this build uses, read from the table itself into .modinfo, so
  * a cross-built module shows its architecture's default without running
- * it (tests/t-cross.sh): "modinfo -F ro_default ronic.ko" is on or off,
- * ro_host_attr honoured or ignored. GCC folds reads of a const object in
- * an initializer; each string is picked a character at a time.
+ * it (tests/t-cross.sh): "modinfo -F ro_default_on ronic.ko" is y or n,
+ * and so is ro_host_attr_honoured. GCC folds reads of a const object in
+ * an initializer; the key has no NUL of its own, the value ends the entry.
  */
-#define RONIC_RO_ROW		(ronic_ro_arch_table[RONIC_RO_THIS_ARCH])
-#define RONIC_PICK(c, a, b, i)	((c) ? (a)[i] : (b)[i])
-#define RONIC_PICK3(c, a, b)	RONIC_PICK(c, a, b, 0), RONIC_PICK(c, a, b, 1), \
-				RONIC_PICK(c, a, b, 2)
-#define RONIC_PICK8(c, a, b)	RONIC_PICK3(c, a, b), RONIC_PICK(c, a, b, 3), \
-				RONIC_PICK(c, a, b, 4), RONIC_PICK(c, a, b, 5), \
-				RONIC_PICK(c, a, b, 6), RONIC_PICK(c, a, b, 7)
+#define RONIC_RO_ROW	(ronic_ro_arch_table[RONIC_RO_THIS_ARCH])
 
-static const char ronic_ro_default_info[] __used __section(".modinfo")
-	__aligned(1) = {
-	'r', 'o', '_', 'd', 'e', 'f', 'a', 'u', 'l', 't', '=',
-	RONIC_PICK3(RONIC_RO_ROW.default_on, "on\0", "off"), '\0'
+static const struct {
+	char key[sizeof("ro_default_on=") - 1];
+	char val[2];
+} ronic_ro_default_info __used __section(".modinfo") __aligned(1) = {
+	"ro_default_on=", { RONIC_RO_ROW.default_on ? 'y' : 'n' },
 };
 
-static const char ronic_ro_host_attr_info[] __used __section(".modinfo")
-	__aligned(1) = {
-	'r', 'o', '_', 'h', 'o', 's', 't', '_', 'a', 't', 't', 'r', '=',
-	RONIC_PICK8(RONIC_RO_ROW.host_attr_honoured, "honoured", "ignored\0"),
-	'\0'
+static const struct {
+	char key[sizeof("ro_host_attr_honoured=") - 1];
+	char val[2];
+} ronic_ro_host_attr_info __used __section(".modinfo") __aligned(1) = {
+	"ro_host_attr_honoured=", { RONIC_RO_ROW.host_attr_honoured ? 'y' : 'n' },
 };
 #endif
 
