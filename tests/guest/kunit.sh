@@ -8,12 +8,14 @@
 # /sys/kernel/debug/kunit/<suite>/results (the kernel log if that is
 # missing) and print one PASS:/FAIL: line per test case and per suite.
 # Fails when a suite is missing, has no cases, or a case is not "ok".
+# RONIC_KUNIT_DEBUGFS replaces /sys/kernel/debug/kunit (to check this
+# parser against saved KTAP files).
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
 
 suites=(ronic_ro_policy ronic_xdp_select)
-dbg=/sys/kernel/debug/kunit
+dbg=${RONIC_KUNIT_DEBUGFS:-/sys/kernel/debug/kunit}
 
 if ! modprobe ronic_kunit; then
 	fail "kunit: modprobe ronic_kunit" "$(dmesg --color=never | tail -3 | tr '\n' ' ')"
@@ -42,7 +44,7 @@ for s in "${suites[@]}"; do
 		if [ "$verdict" = ok ] && [[ "$rest" != *SKIP* ]]; then
 			pass "kunit: $s.$name"
 		else
-			fail "kunit: $s.$name" "$verdict $rest; see kunit-$s.ktap"
+			fail "kunit: $s.$name" "${verdict/_/ }${rest:+ $rest}; see kunit-$s.ktap"
 			grep -E "^ +# $name: " <<< "$out" | head -10 | sed 's/^/#   /' >&2
 		fi
 	done < <(sed -nE 's/^ +(not ok|ok) [0-9]+ ([^ #]+) *(.*)$/\1 \2 \3/p' <<< "$out" |
