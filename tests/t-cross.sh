@@ -8,7 +8,8 @@
 # of the architecture it was built for), must be the documented one
 # (Documentation/ronic.rst, "Defaults per architecture"): sparc64 on with
 # the weak-ordering attribute honoured, arm64 on, x86_64 off.
-# About 30 s with the prepared trees cached; the first run prepares them.
+# 20-30 s with the prepared trees cached (about 70 s beside running VMs);
+# the first run prepares them (82 s here).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${RONIC_RESULTS_DIR:-$top/results/cross}
