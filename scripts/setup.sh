@@ -65,6 +65,7 @@ pkgs=(
 	xdp-tools bpftool clang llvm libbpf-dev gcc-multilib
 	python3 python3-yaml python3-jsonschema python3-docutils socat jq dkms
 	"linux-image-$kver-unsigned" "linux-headers-$kver" linux-source-6.12
+	gcc-aarch64-linux-gnu gcc-sparc64-linux-gnu
 )
 apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends "${pkgs[@]}"
 apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends -t bookworm-backports \

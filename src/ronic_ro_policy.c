@@ -28,6 +28,41 @@ const struct ronic_ro_arch_info ronic_ro_arch_table[RONIC_RO_ARCH_NR] = {
 	[RONIC_RO_ARCH_OTHER] = { "other", false, false },
 };
 
+#if IS_ENABLED(CONFIG_X86)
+#define RONIC_RO_THIS_ARCH	RONIC_RO_ARCH_X86
+#elif IS_ENABLED(CONFIG_ARM64)
+#define RONIC_RO_THIS_ARCH	RONIC_RO_ARCH_ARM64
+#elif IS_ENABLED(CONFIG_SPARC64)
+#define RONIC_RO_THIS_ARCH	RONIC_RO_ARCH_SPARC64
+#else
+#define RONIC_RO_THIS_ARCH	RONIC_RO_ARCH_OTHER
+#endif
+
+#ifdef MODULE
+/*
+ * The row this build uses, read from the table itself into .modinfo, so
+ * a cross-built module shows its architecture's default without running
+ * it (tests/t-cross.sh): "modinfo -F ro_default_on ronic.ko" is y or n,
+ * and so is ro_host_attr_honoured. GCC folds reads of a const object in
+ * an initializer; the key has no NUL of its own, the value ends the entry.
+ */
+#define RONIC_RO_ROW	(ronic_ro_arch_table[RONIC_RO_THIS_ARCH])
+
+static const struct {
+	char key[sizeof("ro_default_on=") - 1];
+	char val[2];
+} ronic_ro_default_info __used __section(".modinfo") __aligned(1) = {
+	"ro_default_on=", { RONIC_RO_ROW.default_on ? 'y' : 'n' },
+};
+
+static const struct {
+	char key[sizeof("ro_host_attr_honoured=") - 1];
+	char val[2];
+} ronic_ro_host_attr_info __used __section(".modinfo") __aligned(1) = {
+	"ro_host_attr_honoured=", { RONIC_RO_ROW.host_attr_honoured ? 'y' : 'n' },
+};
+#endif
+
 /**
  * ronic_ro_this_arch - the architecture this driver was built for
  *
@@ -35,13 +70,7 @@ const struct ronic_ro_arch_info ronic_ro_arch_table[RONIC_RO_ARCH_NR] = {
  */
 enum ronic_ro_arch ronic_ro_this_arch(void)
 {
-	if (IS_ENABLED(CONFIG_X86))
-		return RONIC_RO_ARCH_X86;
-	if (IS_ENABLED(CONFIG_ARM64))
-		return RONIC_RO_ARCH_ARM64;
-	if (IS_ENABLED(CONFIG_SPARC64))
-		return RONIC_RO_ARCH_SPARC64;
-	return RONIC_RO_ARCH_OTHER;
+	return RONIC_RO_THIS_ARCH;
 }
 
 static bool ronic_ro_platform_forbids(const struct ronic_ro_platform *plat)

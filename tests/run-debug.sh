@@ -5,6 +5,7 @@
 # (scripts/debug-kernel.sh), build ronic.ko against it in a scratch copy of
 # the sources (the repo's ronic.ko stays as it is), boot it in the test bed
 # and run tests/guest/debug.sh: both NICs on ronic, ping v4/v6 both ways,
+# the KUnit suites of tests/kunit (ronic_kunit.ko, also built here),
 # iperf3, rmmod under traffic, load/unload cycles, then DMA-API debug's
 # error count and leftover mappings, a kmemleak scan after rmmod, lockdep
 # still on, taint; scripts/vm.sh then checks the kernel log (KASAN, UBSAN,
@@ -14,7 +15,8 @@
 #
 # --iommu boots with the emulated intel-iommu (strict, interrupt remapping)
 # and checks for DMAR faults; --both runs without, then with it (also
-# RONIC_DEBUG_IOMMU=0|1|both). Prints PASS:/FAIL: lines and a closing
+# RONIC_DEBUG_IOMMU=0|1|both). RONIC_DEBUG_ONLY=kunit runs only the KUnit
+# part in the VM (a quick check; the full run always has it). Prints PASS:/FAIL: lines and a closing
 # "N passed, N failed"; exit status 1 if anything failed.
 #
 # Results in DIR (default <repo>/results/debug-<timestamp>, or
@@ -86,7 +88,9 @@ pass "debug: debug kernel $RONIC_DEBUG_KVER ready ($(($(date +%s) - t0)) s)"
 build=$results/build
 rm -rf "$build"
 mkdir -p "$build"
-for f in src include Kbuild Makefile Kconfig; do
+mkdir -p "$build/tests"
+cp -a "$top/tests/kunit" "$build/tests/"
+for f in src include Kbuild Makefile Kconfig VERSION; do
 	[ -e "$top/$f" ] && cp -a "$top/$f" "$build/"
 done
 find "$build" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' \) -delete
@@ -101,10 +105,28 @@ else
 	summary
 fi
 
+# ronic_kunit.ko from the same copy (tests/kunit includes ../../src).
+if nice -n 10 make -C "$RONIC_DEBUG_KBUILD" M="$build/tests/kunit" W=1 \
+	-j"${RONIC_JOBS:-$(nproc)}" modules > "$build/kunit-build.log" 2>&1 &&
+   [ -f "$build/tests/kunit/ronic_kunit.ko" ]; then
+	warnings=$(grep -c 'warning:' "$build/kunit-build.log")
+	if [ "$warnings" -eq 0 ]; then
+		pass "debug: ronic_kunit.ko builds against $RONIC_DEBUG_KVER (0 warnings)"
+	else
+		fail "debug: ronic_kunit.ko builds against $RONIC_DEBUG_KVER" "$warnings warnings"
+		grep -A3 'warning:' "$build/kunit-build.log" | head -40 >&2
+	fi
+else
+	tail -30 "$build/kunit-build.log" >&2
+	fail "debug: ronic_kunit.ko builds against $RONIC_DEBUG_KVER" "see $build/kunit-build.log"
+	summary
+fi
+
 # ---------------------------------------------------------------- VM runs
 for run in "${runs[@]}"; do
 	args=(--kernel "$RONIC_DEBUG_BZIMAGE" --kver "$RONIC_DEBUG_KVER"
-	      --module "$build/ronic.ko" --mem "${RONIC_DEBUG_MEM:-2048}"
+	      --module "$build/ronic.ko" --module "$build/tests/kunit/ronic_kunit.ko"
+	      --mem "${RONIC_DEBUG_MEM:-2048}"
 	      --timeout "${RONIC_DEBUG_TIMEOUT:-1200}")
 	name=debug
 	if [ "$run" = iommu ]; then

@@ -16,6 +16,8 @@
 #     is not tainted (but for the out-of-tree module), and with the IOMMU
 #     (RONIC_VM_IOMMU=1) the NICs sat behind DMAR and no DMAR fault was
 #     logged.
+# Before step 1, the KUnit suites of ronic_kunit.ko (tests/guest/kunit.sh).
+# RONIC_DEBUG_ONLY=kunit stops after them (a quick check of the KUnit part).
 # scripts/vm.sh checks the whole kernel log afterwards (KASAN, UBSAN,
 # lockdep, DMA-API, WARNING, BUG, ...). Full reports (kmemleak, DMA-API
 # dump lines) go to stderr, which is this script's output too, and to
@@ -80,6 +82,11 @@ if [ "$iommu" = 1 ]; then
 			"iommus: '$iommus', NICs in a group: $groups"
 	fi
 fi
+
+# ---------------------------------------------------------- 0b. KUnit
+bash "$RONIC_TOP/tests/guest/kunit.sh" || log "debug: KUnit part reported failures"
+phase kunit
+[ "${RONIC_DEBUG_ONLY:-}" != kunit ] || finish
 
 # ---------------------------------------------------------- 1. traffic
 if pair_up "$dut" "$dut"; then
@@ -259,9 +266,10 @@ else
 		"$(grep debug_locks /proc/lockdep_stats), turned off by an earlier report"
 fi
 
-# Taint: O (4096, out-of-tree module) and E (8192, unsigned) only.
+# Taint: O (4096, out-of-tree module), E (8192, unsigned) and N (262144,
+# a KUnit test ran: ronic_kunit) only.
 taint=$(cat /proc/sys/kernel/tainted)
-if [ $((taint & ~(4096 | 8192))) -eq 0 ]; then
+if [ $((taint & ~(4096 | 8192 | 262144))) -eq 0 ]; then
 	pass "kernel not tainted (but for out-of-tree modules: $taint)"
 else
 	fail "kernel not tainted (but for out-of-tree modules)" "tainted $taint"
