@@ -108,7 +108,8 @@ mtu_with_xdp() {
 }
 
 # tagged_rx_ok VID: 30 frames tagged VID from the peer reach the driver
-# (port A's rx_packets), i.e. the VLAN filter lets VID through.
+# (port A's rx_packets), i.e. the VLAN filter lets VID through. An id
+# port A has no VLAN device for (300) shows the filter is on.
 tagged_rx_ok() {
 	local before n
 	in_ns "$PEER_NS" ip link add link "$PEER" name vtag type vlan id "$1" &&
@@ -123,6 +124,14 @@ tagged_rx_ok() {
 	in_ns "$PEER_NS" ip link del vtag
 	echo "VLAN $1: $n of 30 tagged frames reached the driver"
 	[ "$n" -ge 30 ]
+}
+
+# tagged_rx_dropped VID: the device drops frames tagged VID.
+tagged_rx_dropped() {
+	local out
+	out=$(tagged_rx_ok "$1")
+	[ $? = 1 ] || { echo "${out:-VLAN $1: set-up failed}"; return 1; }
+	echo "$out" | awk '{ exit !($3 < 10) }' || { echo "$out"; return 1; }
 }
 
 # ------------------------------------------------------------ one row
