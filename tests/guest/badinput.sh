@@ -141,7 +141,7 @@ run_row() {
 	local group=$1 name=$2 expect=$3 re=$4 cmd=$5 after=$6
 	local n0 out out2 log rc why="" hit="" what
 	n0=$(dmesg | wc -l)
-	out=$( (eval "$cmd") 2>&1)
+	out=$( (eval "$cmd") < /dev/null 2>&1)
 	rc=$?
 	log=$(dmesg | tail -n +$((n0 + 1)))
 	case "$expect" in
@@ -154,7 +154,7 @@ run_row() {
 		hit=$(printf '%s\n%s\n' "$out" "$log" | grep -Ei -m1 -- "$re" | sed 's/^\[[ 0-9.]*\] //' | cut -c1-110)
 		[ -n "$hit" ] || why="${why:+$why; }no message matching /$re/"
 	fi
-	if [ "$after" != - ] && ! out2=$( (eval "$after") 2>&1); then
+	if [ "$after" != - ] && ! out2=$( (eval "$after") < /dev/null 2>&1); then
 		why="${why:+$why; }after check '$after' failed${out2:+: $(echo "$out2" | tail -1)}"
 	fi
 	if [ "$group" != modparam ] && ! works; then
