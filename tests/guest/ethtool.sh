@@ -244,7 +244,7 @@ works && pass "port works after the copybreak tests" || fail "port works after t
 # descriptors included) with TSO on than with the stack segmenting.
 descs_per_mb() {
 	local d0 b0 d1 b1
-	ethtool -K "$NIC_A" tso "$1" || return 1
+	ethtool -K "$NIC_A" tso "$1" > /dev/null || return 1
 	d0=$(sum_of descs) b0=$(sum_of bytes)
 	in_ns "$PEER_NS" iperf3 -s -1 -B "$ADDR_B4" -p 5204 > /dev/null 2>&1 &
 	wait_until 10 sh -c "ip netns exec $PEER_NS ss -Hltn 'sport = :5204' | grep -q ." &&
