@@ -49,6 +49,7 @@ struct ronic_tx_xmit_stats {
 	u64_stats_t dropped;	/* frame freed unsent: bad offload or mapping */
 	u64_stats_t dma_weak;	/* mappings made with DMA_ATTR_WEAK_ORDERING */
 	u64_stats_t copybreak;	/* frames copied to the bounce slot, unmapped */
+	u64_stats_t descs;	/* descriptors written, context ones included */
 };
 
 /* Written by tx completion (NAPI) only. */
@@ -207,6 +208,12 @@ struct ronic_base_stats {
 	u64 tx_packets;
 	u64 tx_bytes;
 	u64 tx_dropped;
+	/* for the qstats */
+	u64 rx_alloc_fail;
+	u64 rx_csum_bad;
+	u64 rx_csum_unnecessary;
+	u64 tx_hw_gso_packets;
+	u64 tx_wake;
 };
 
 enum ronic_state_bits {

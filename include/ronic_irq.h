@@ -12,5 +12,6 @@ void ronic_irq_deinit(struct ronic_adapter *adapter);
 int ronic_irq_request(struct ronic_adapter *adapter);
 void ronic_irq_free(struct ronic_adapter *adapter);
 void ronic_irq_sync(struct ronic_adapter *adapter);
+void ronic_irq_set_xps(struct ronic_adapter *adapter);
 
 #endif /* _RONIC_IRQ_H_ */

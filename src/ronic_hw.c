@@ -489,6 +489,8 @@ void ronic_hw_disable_rxtx(struct ronic_adapter *adapter)
 /**
  * ronic_hw_write_vfta - load the VLAN filter table from the driver's bitmap
  * @adapter: the device
+ *
+ * VLAN 0 is always in the table, whatever the bitmap says.
  */
 void ronic_hw_write_vfta(struct ronic_adapter *adapter)
 {
@@ -496,7 +498,8 @@ void ronic_hw_write_vfta(struct ronic_adapter *adapter)
 	u32 word;
 
 	for (i = 0; i < RONIC_VFTA_ENTRIES; i++) {
-		word = 0;
+		/* VLAN 0 always passes: priority-tagged frames are untagged. */
+		word = i ? 0 : BIT(0);
 		for (b = 0; b < 32; b++)
 			if (test_bit(i * 32 + b, adapter->active_vlans))
 				word |= BIT(b);

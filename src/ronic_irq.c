@@ -149,6 +149,34 @@ void ronic_irq_deinit(struct ronic_adapter *adapter)
 	pci_free_irq_vectors(adapter->pdev);
 }
 
+/* The CPU a queue vector's interrupt is steered to, and its tx queue's XPS. */
+static const struct cpumask *ronic_vector_cpus(u16 v)
+{
+	return get_cpu_mask(v % num_online_cpus());
+}
+
+/**
+ * ronic_irq_set_xps - send from each CPU on the tx queue its vector serves
+ * @adapter: the device, its real tx queue count set
+ *
+ * Completions then run on the CPU that queued the frames. Set at every
+ * start (open, -L, -G, reset), over what a user wrote to xps_cpus.
+ */
+void ronic_irq_set_xps(struct ronic_adapter *adapter)
+{
+	int err;
+	u16 q;
+
+	if (adapter->irq_mode != RONIC_IRQ_MSIX)
+		return;
+	for (q = 0; q < adapter->num_queues; q++) {
+		err = netif_set_xps_queue(adapter->netdev, ronic_vector_cpus(q), q);
+		if (err)
+			netdev_warn(adapter->netdev, "XPS for tx queue %u not set (%d)\n",
+				    q, err);
+	}
+}
+
 /**
  * ronic_irq_request - install the handlers, with affinity hints
  * @adapter: the device
@@ -185,7 +213,7 @@ int ronic_irq_request(struct ronic_adapter *adapter)
 		err = request_irq(irq, ronic_msix_queue, 0, qv->name, qv);
 		if (err)
 			goto err_free;
-		irq_update_affinity_hint(irq, get_cpu_mask(v % num_online_cpus()));
+		irq_update_affinity_hint(irq, ronic_vector_cpus(v));
 	}
 	return 0;
 

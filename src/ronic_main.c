@@ -162,6 +162,7 @@ static int ronic_start(struct ronic_adapter *adapter)
 	err = netif_set_real_num_rx_queues(netdev, adapter->num_queues);
 	if (err)
 		return err;
+	ronic_irq_set_xps(adapter);
 	ronic_up(adapter);
 	return 0;
 }
@@ -376,7 +377,9 @@ static int ronic_vlan_rx_kill_vid(struct net_device *netdev,
 	struct ronic_adapter *adapter = netdev_priv(netdev);
 
 	clear_bit(vid, adapter->active_vlans);
-	ronic_hw_set_vfta_bit(adapter, vid, false);
+	/* VLAN 0 stays: priority-tagged frames are untagged ones (802.1Q). */
+	if (vid)
+		ronic_hw_set_vfta_bit(adapter, vid, false);
 	return 0;
 }
 

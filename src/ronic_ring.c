@@ -391,6 +391,19 @@ static void ronic_ring_fold(const struct ronic_ring *ring, u64 *packets,
 	*bytes += u64_stats_read(&ring->stats.bytes);
 }
 
+static void ronic_ring_fold_extra(const struct ronic_ring *rx,
+				  const struct ronic_ring *tx,
+				  struct ronic_base_stats *base)
+{
+	base->rx_dropped += u64_stats_read(&rx->rx_stats.dropped);
+	base->rx_alloc_fail += u64_stats_read(&rx->rx_stats.alloc_failed);
+	base->rx_csum_bad += u64_stats_read(&rx->rx_stats.csum_err);
+	base->rx_csum_unnecessary += u64_stats_read(&rx->rx_stats.csum_ok);
+	base->tx_dropped += u64_stats_read(&tx->xmit_stats.dropped);
+	base->tx_hw_gso_packets += u64_stats_read(&tx->xmit_stats.tso);
+	base->tx_wake += u64_stats_read(&tx->tx_stats.restarts);
+}
+
 /**
  * ronic_rings_uninstall - take the device's rings back into a set
  * @adapter: the device, down
@@ -411,10 +424,9 @@ void ronic_rings_uninstall(struct ronic_adapter *adapter,
 	for (q = 0; q < adapter->num_queues && adapter->rx_ring[q]; q++) {
 		ronic_ring_fold(adapter->rx_ring[q], &base->rx_packets,
 				&base->rx_bytes);
-		base->rx_dropped += u64_stats_read(&adapter->rx_ring[q]->rx_stats.dropped);
 		ronic_ring_fold(adapter->tx_ring[q], &base->tx_packets,
 				&base->tx_bytes);
-		base->tx_dropped += u64_stats_read(&adapter->tx_ring[q]->xmit_stats.dropped);
+		ronic_ring_fold_extra(adapter->rx_ring[q], adapter->tx_ring[q], base);
 	}
 	for (q = 0; q < RONIC_MAX_QUEUES; q++) {
 		set->tx[q] = adapter->tx_ring[q];

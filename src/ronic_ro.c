@@ -22,8 +22,11 @@ static int ronic_ro_mode_set(const char *val, const struct kernel_param *kp)
 {
 	int mode = sysfs_match_string(ronic_ro_mode_names, val);
 
-	if (mode < 0)
+	if (mode < 0) {
+		pr_err("%s: relaxed_ordering=%s: not auto, on or off\n",
+		       RONIC_DRV_NAME, val);
 		return -EINVAL;
+	}
 	ronic_ro_mode = mode;
 	return 0;
 }

@@ -6,7 +6,10 @@
  * already released counted (adapter->base, folded at reconfigure), so
  * the queues plus the base sum to what ndo_get_stats64 reports for
  * packets and bytes. XDP tx rings are not counted here, as in stats64:
- * their frames show in ethtool -S only.
+ * their frames show in ethtool -S only. Beyond packets and bytes: rx
+ * alloc_fail, csum_bad, csum_unnecessary, tx hw_gso_packets (TSO frames)
+ * and wake (queue restarts) per queue; rx hw_drops (the MAC's missed
+ * packet count, no buffer) for the device only.
  */
 #include <linux/netdevice.h>
 #include <linux/u64_stats_sync.h>
@@ -27,6 +30,33 @@ static void ronic_ring_read(const struct ronic_ring *ring, u64 *packets,
 	} while (u64_stats_fetch_retry(&ring->syncp, start));
 }
 
+static u64 ronic_read(const struct u64_stats_sync *syncp, const u64_stats_t *c)
+{
+	unsigned int start;
+	u64 v;
+
+	do {
+		start = u64_stats_fetch_begin(syncp);
+		v = u64_stats_read(c);
+	} while (u64_stats_fetch_retry(syncp, start));
+	return v;
+}
+
+static void ronic_rx_extra(const struct ronic_ring *ring,
+			   struct netdev_queue_stats_rx *rx)
+{
+	rx->alloc_fail += ronic_read(&ring->syncp, &ring->rx_stats.alloc_failed);
+	rx->csum_bad += ronic_read(&ring->syncp, &ring->rx_stats.csum_err);
+	rx->csum_unnecessary += ronic_read(&ring->syncp, &ring->rx_stats.csum_ok);
+}
+
+static void ronic_tx_extra(const struct ronic_ring *ring,
+			   struct netdev_queue_stats_tx *tx)
+{
+	tx->hw_gso_packets += ronic_read(&ring->xmit_syncp, &ring->xmit_stats.tso);
+	tx->wake += ronic_read(&ring->syncp, &ring->tx_stats.restarts);
+}
+
 static void ronic_get_queue_stats_rx(struct net_device *netdev, int idx,
 				     struct netdev_queue_stats_rx *rx)
 {
@@ -35,11 +65,16 @@ static void ronic_get_queue_stats_rx(struct net_device *netdev, int idx,
 
 	rx->packets = 0;
 	rx->bytes = 0;
+	rx->alloc_fail = 0;
+	rx->csum_bad = 0;
+	rx->csum_unnecessary = 0;
 	/* stats_lock: the ring is neither folded nor freed meanwhile */
 	spin_lock_bh(&adapter->stats_lock);
 	ring = idx < adapter->num_queues ? adapter->rx_ring[idx] : NULL;
-	if (ring)
+	if (ring) {
 		ronic_ring_read(ring, &rx->packets, &rx->bytes);
+		ronic_rx_extra(ring, rx);
+	}
 	spin_unlock_bh(&adapter->stats_lock);
 }
 
@@ -51,10 +86,14 @@ static void ronic_get_queue_stats_tx(struct net_device *netdev, int idx,
 
 	tx->packets = 0;
 	tx->bytes = 0;
+	tx->hw_gso_packets = 0;
+	tx->wake = 0;
 	spin_lock_bh(&adapter->stats_lock);
 	ring = idx < adapter->num_queues ? adapter->tx_ring[idx] : NULL;
-	if (ring)
+	if (ring) {
 		ronic_ring_read(ring, &tx->packets, &tx->bytes);
+		ronic_tx_extra(ring, tx);
+	}
 	spin_unlock_bh(&adapter->stats_lock);
 }
 
@@ -72,6 +111,12 @@ static void ronic_get_base_stats(struct net_device *netdev,
 	rx->bytes = adapter->base.rx_bytes;
 	tx->packets = adapter->base.tx_packets;
 	tx->bytes = adapter->base.tx_bytes;
+	rx->alloc_fail = adapter->base.rx_alloc_fail;
+	rx->csum_bad = adapter->base.rx_csum_bad;
+	rx->csum_unnecessary = adapter->base.rx_csum_unnecessary;
+	rx->hw_drops = adapter->hw_stats.mpc;
+	tx->hw_gso_packets = adapter->base.tx_hw_gso_packets;
+	tx->wake = adapter->base.tx_wake;
 	/*
 	 * Rings beyond the netdev's real queue counts are not reported per
 	 * queue by the core; count them here so the sum still matches.
@@ -82,12 +127,14 @@ static void ronic_get_base_stats(struct net_device *netdev,
 			ronic_ring_read(ring, &packets, &bytes);
 			rx->packets += packets;
 			rx->bytes += bytes;
+			ronic_rx_extra(ring, rx);
 		}
 		ring = adapter->tx_ring[q];
 		if (ring && q >= netdev->real_num_tx_queues) {
 			ronic_ring_read(ring, &packets, &bytes);
 			tx->packets += packets;
 			tx->bytes += bytes;
+			ronic_tx_extra(ring, tx);
 		}
 	}
 	spin_unlock_bh(&adapter->stats_lock);

@@ -237,6 +237,18 @@ static void ronic_xmit_stat(struct ronic_ring *ring, u64_stats_t *counter)
 	u64_stats_update_end(&ring->xmit_syncp);
 }
 
+/* Descriptors the frame took from @start on, its context descriptor too. */
+static void ronic_xmit_descs(struct ronic_ring *ring, u16 start)
+{
+	u16 used = ring->next_to_use - start;
+
+	if (ring->next_to_use < start)
+		used += ring->count;
+	u64_stats_update_begin(&ring->xmit_syncp);
+	u64_stats_add(&ring->xmit_stats.descs, used);
+	u64_stats_update_end(&ring->xmit_syncp);
+}
+
 /*
  * A small frame is copied whole into the coherent slot of its data
  * descriptor: no streaming map, so no IOVA search with an IOMMU on.
@@ -284,7 +296,7 @@ netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 	struct netdev_queue *txq = netdev_get_tx_queue(netdev, ring->queue_index);
 	struct ronic_tx_offload off = { };
 	struct ronic_tx_buffer *head;
-	u16 needed, first;
+	u16 needed, first, start;
 	int ctx;
 
 	if (skb_put_padto(skb, ETH_ZLEN))
@@ -308,7 +320,8 @@ netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 	if (ctx < 0)
 		goto drop;
 
-	first = ring->next_to_use;
+	start = ring->next_to_use;
+	first = start;
 	if (ctx) {
 		ronic_tx_write_ctx(ring, first, &off);
 		first = ronic_ring_next(ring, first);
@@ -335,6 +348,7 @@ netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 		goto drop;
 	}
 	skb_tx_timestamp(skb);
+	ronic_xmit_descs(ring, start);
 
 	netif_txq_maybe_stop(txq, ronic_desc_unused(ring),
 			     MAX_SKB_FRAGS + RONIC_TX_DESC_SLACK,
