@@ -158,7 +158,7 @@ rm -f "$BIG"
 ethtool --set-priv-flags "$NIC_A" pci_ro_read off pci_ro_write off
 
 # ---------------------------------------------------------------- flags
-want=${RONIC_STRESS_FLAGS:-200} bound=${RONIC_STRESS_FLAGS_SECS:-45}
+want=${RONIC_STRESS_FLAGS:-200} bound=${RONIC_STRESS_FLAGS_SECS:-35}
 stream_start --bidir
 t0=$SECONDS deadline=$((SECONDS + bound)) i=0 err=
 while [ "$i" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do
@@ -178,7 +178,7 @@ data_check "flag switches"
 
 # ---------------------------------------------------------------- -G / -L
 sizes=(256 512 1024 128 2048 64 4096 768)
-want=${RONIC_STRESS_RINGS:-100} bound=${RONIC_STRESS_RINGS_SECS:-40}
+want=${RONIC_STRESS_RINGS:-100} bound=${RONIC_STRESS_RINGS_SECS:-30}
 stream_start --bidir
 t0=$SECONDS deadline=$((SECONDS + bound)) i=0 err=
 while [ "$i" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do
@@ -193,7 +193,7 @@ stream_stop
 phase_result "ethtool -G changes" "$i" "$want" $((SECONDS - t0)) "$bound" "$err" "$note"
 data_check "ethtool -G"
 
-want=${RONIC_STRESS_CHANNELS:-100} bound=${RONIC_STRESS_CHANNELS_SECS:-40}
+want=${RONIC_STRESS_CHANNELS:-100} bound=${RONIC_STRESS_CHANNELS_SECS:-30}
 stream_start --bidir
 t0=$SECONDS deadline=$((SECONDS + bound)) i=0 err=
 while [ "$i" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do
@@ -212,7 +212,7 @@ data_check "ethtool -L"
 # A's MTU stays within the peer's 9000, the stream A -> B only (frames
 # from B above A's MTU would be dropped).
 mtus=(9000 1280 4000 1500 2000 9000 1500)
-want=${RONIC_STRESS_MTU:-28} bound=${RONIC_STRESS_MTU_SECS:-30}
+want=${RONIC_STRESS_MTU:-28} bound=${RONIC_STRESS_MTU_SECS:-20}
 ip -n "$PEER_NS" link set dev "$NIC_B" mtu 9000
 stream_start
 t0=$SECONDS deadline=$((SECONDS + bound)) i=0 err=
@@ -234,7 +234,7 @@ data_check "MTU changes"
 # ---------------------------------------------------------------- flaps
 # The host (tests/t-stress.sh) flaps nic0; each flap must show as one
 # carrier loss here.
-want=${RONIC_STRESS_FLAPS:-100} off_ms=${RONIC_STRESS_FLAP_OFF_MS:-300} on_ms=${RONIC_STRESS_FLAP_ON_MS:-300}
+want=${RONIC_STRESS_FLAPS:-50} off_ms=${RONIC_STRESS_FLAP_OFF_MS:-300} on_ms=${RONIC_STRESS_FLAP_ON_MS:-1000}
 stream_start --bidir
 down0=$(cat "/sys/class/net/$NIC_A/carrier_down_count")
 rm -f "$RONIC_RESULTS/flap.done"
@@ -270,7 +270,7 @@ for q in $(seq 0 $((NQ - 1))); do before[$q]=$(sum_q "$q"); done
 sleep 1
 busy=0 most=-1
 for q in $(seq 0 $((NQ - 1))); do
-	d=$(($(sum_q "$q") - before[$q]))
+	d=$(($(sum_q "$q") - ${before[$q]}))
 	[ "$d" -le "$most" ] || { most=$d; busy=$q; }
 done
 t_to0=$(cat "/sys/class/net/$NIC_A/queues/tx-$busy/tx_timeout")
@@ -309,7 +309,7 @@ data_check "tx hang"
 
 # ---------------------------------------------------------------- reload
 # No stream survives an rmmod: a ping every 10 cycles, the data at the end.
-want=${RONIC_STRESS_RELOADS:-100} bound=${RONIC_STRESS_RELOADS_SECS:-100}
+want=${RONIC_STRESS_RELOADS:-100} bound=${RONIC_STRESS_RELOADS_SECS:-70}
 t0=$SECONDS deadline=$((SECONDS + bound)) i=0 err=
 while [ "$i" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do
 	unload_driver ronic 60 || { err="cycle $i: rmmod failed"; break; }
