@@ -2,10 +2,12 @@
 /*
  * ronic: debugfs. One directory per port under /sys/kernel/debug/ronic/,
  * named by PCI address; its ro_policy file prints the relaxed-ordering
- * policy's inputs and outputs as they were at the last decision.
+ * policy's inputs and outputs as they were at the last decision, and its
+ * tx_hang_queue file forces a tx hang for testing the timeout recovery.
  */
 #include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
+#include <linux/kstrtox.h>
 #include <linux/mutex.h>
 #include <linux/rtnetlink.h>
 #include <linux/seq_file.h>
@@ -90,6 +92,74 @@ static int ronic_debugfs_ro_policy_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(ronic_debugfs_ro_policy);
 
+/* Which stack tx queues have their tail frozen: "none", or their indexes. */
+static int ronic_debugfs_tx_hang_show(struct seq_file *s, void *unused)
+{
+	struct ronic_adapter *adapter = s->private;
+	bool any = false;
+	u16 q;
+
+	rtnl_lock();
+	if (netif_running(adapter->netdev)) {
+		for (q = 0; q < adapter->num_queues; q++) {
+			if (!READ_ONCE(adapter->tx_ring[q]->tail_frozen))
+				continue;
+			seq_printf(s, "%s%u", any ? " " : "", q);
+			any = true;
+		}
+	}
+	rtnl_unlock();
+	seq_puts(s, any ? "\n" : "none\n");
+	return 0;
+}
+
+static int ronic_debugfs_tx_hang_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ronic_debugfs_tx_hang_show, inode->i_private);
+}
+
+/*
+ * Writing a stack tx queue's index stops the tail writes of that queue: the
+ * device sends nothing more from it, the queue fills and stops, and the
+ * stack's watchdog calls ndo_tx_timeout, whose reset clears the freeze.
+ */
+static ssize_t ronic_debugfs_tx_hang_write(struct file *file,
+					   const char __user *buf,
+					   size_t count, loff_t *ppos)
+{
+	struct ronic_adapter *adapter =
+		((struct seq_file *)file->private_data)->private;
+	struct net_device *netdev = adapter->netdev;
+	unsigned int q;
+	int err;
+
+	err = kstrtouint_from_user(buf, count, 0, &q);
+	if (err)
+		return err;
+
+	rtnl_lock();
+	if (!netif_running(netdev)) {
+		err = -ENETDOWN;
+	} else if (q >= adapter->num_queues) {
+		err = -EINVAL;
+	} else {
+		WRITE_ONCE(adapter->tx_ring[q]->tail_frozen, true);
+		netdev_warn(netdev, "debugfs: tx queue %u tail writes stopped until the timeout reset\n",
+			    q);
+	}
+	rtnl_unlock();
+	return err ? err : count;
+}
+
+static const struct file_operations ronic_debugfs_tx_hang_fops = {
+	.owner		= THIS_MODULE,
+	.open		= ronic_debugfs_tx_hang_open,
+	.read		= seq_read,
+	.write		= ronic_debugfs_tx_hang_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 /**
  * ronic_debugfs_add - create the port's debugfs directory and files
  * @adapter: the port, its relaxed-ordering state initialised
@@ -109,6 +179,8 @@ void ronic_debugfs_add(struct ronic_adapter *adapter)
 
 	debugfs_create_file("ro_policy", 0400, dir, adapter,
 			    &ronic_debugfs_ro_policy_fops);
+	debugfs_create_file("tx_hang_queue", 0600, dir, adapter,
+			    &ronic_debugfs_tx_hang_fops);
 	adapter->debugfs_dir = dir;
 }
 

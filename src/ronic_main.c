@@ -55,8 +55,11 @@ static void ronic_configure(struct ronic_adapter *adapter)
 	else
 		ronic_hw_setup_legacy_irq(adapter);
 
-	for (q = 0; q < adapter->num_queues; q++)
+	for (q = 0; q < adapter->num_queues; q++) {
+		/* A reset ends a hang forced through debugfs. */
+		WRITE_ONCE(adapter->tx_ring[q]->tail_frozen, false);
 		ronic_hw_configure_tx_ring(adapter, adapter->tx_ring[q]);
+	}
 	for (q = 0; q < adapter->num_xdp_rings; q++)
 		ronic_hw_configure_tx_ring(adapter, adapter->xdp_ring[q]);
 	ronic_hw_enable_tx(adapter);

@@ -358,7 +358,8 @@ netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 	if (__netdev_tx_sent_queue(txq, head->bytes, netdev_xmit_more())) {
 		/* Descriptors visible to the device before the tail moves. */
 		wmb();
-		writel(ring->next_to_use, ring->tail);
+		if (likely(!READ_ONCE(ring->tail_frozen)))
+			writel(ring->next_to_use, ring->tail);
 	}
 	return NETDEV_TX_OK;
 

@@ -1,0 +1,349 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of t-stress: ronic on NIC A (root netns) against the in-tree
+# igb on NIC B (netns peer), so that reloading ronic leaves the peer up.
+# Each phase runs COUNT operations or until its time bound, under an iperf3
+# stream where a stream can live, then sends a file both ways and compares
+# sha256 on both sides; each prints one line of what it survived. Counts
+# and bounds: RONIC_STRESS_<PHASE>=COUNT and RONIC_STRESS_<PHASE>_SECS.
+# pass and fail always succeed: "check && pass || fail" is if-then-else here.
+# shellcheck disable=SC2015
+set -uo pipefail
+# shellcheck source=scripts/guest/lib.sh
+. "$RONIC_TOP/scripts/guest/lib.sh"
+
+DATA=/tmp/stress.bin		# sent both ways in each sha256 check
+DATA_MB=${RONIC_STRESS_DATA_MB:-64}
+BIG=/tmp/stress-big.bin		# issue 5: 512 MiB each way per flag setting
+BIG_MB=${RONIC_STRESS_BIG_MB:-512}
+bytes_checked=0
+cycles_total=0
+timeouts_recovered=0
+
+# dmesg_has TEXT: in the kernel log since line dm0.
+dm0=0
+# shellcheck disable=SC2317 # called through wait_until
+dmesg_has() {
+	dmesg | tail -n +"$((dm0 + 1))" | grep -q "$1"
+}
+
+works() {
+	wait_until 20 has_carrier "" "$NIC_A" &&
+		wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4" > /dev/null
+}
+
+# sha_send FILE PORT: FILE from A to B and from B to A at once; both
+# receivers hash what arrived. Status 0 when both hashes match the file's.
+sha_send() {
+	local file=$1 port=$2 want ab ba
+	want=$(cut -d' ' -f1 "$file.sha256")
+	rm -f /tmp/rx-ab.sha /tmp/rx-ba.sha
+	in_ns "$PEER_NS" sh -c "socat -u TCP-LISTEN:$port,bind=$ADDR_B4,reuseaddr - |
+		sha256sum > /tmp/rx-ab.sha" &
+	sh -c "socat -u TCP-LISTEN:$((port + 1)),bind=$ADDR_A4,reuseaddr - |
+		sha256sum > /tmp/rx-ba.sha" &
+	wait_until 10 sh -c "ip netns exec $PEER_NS ss -Hltn 'sport = :$port' | grep -q . &&
+		ss -Hltn 'sport = :$((port + 1))' | grep -q ."
+	timeout 300 socat -u "FILE:$file" "TCP:$ADDR_B4:$port,connect-timeout=10" &
+	in_ns "$PEER_NS" timeout 300 socat -u "FILE:$file" \
+		"TCP:$ADDR_A4:$((port + 1)),connect-timeout=10"
+	wait
+	ab=$(cut -d' ' -f1 /tmp/rx-ab.sha 2>/dev/null)
+	ba=$(cut -d' ' -f1 /tmp/rx-ba.sha 2>/dev/null)
+	if [ "$ab" = "$want" ] && [ "$ba" = "$want" ]; then
+		bytes_checked=$((bytes_checked + 2 * $(stat -c %s "$file")))
+		return 0
+	fi
+	log "sha256 mismatch: file $want, A->B ${ab:-none}, B->A ${ba:-none}"
+	return 1
+}
+
+# data_check PHASE: the small file both ways after a phase.
+data_check() {
+	if sha_send "$DATA" 5301; then
+		pass "stress: $1: ${DATA_MB} MiB each way after it, sha256 match"
+	else
+		fail "stress: $1: ${DATA_MB} MiB each way after it, sha256 match" "mismatch or transfer failed"
+	fi
+}
+
+# The background stream, A -> B (and B -> A with --bidir).
+stream_start() {
+	in_ns "$PEER_NS" iperf3 -s -1 -B "$ADDR_B4" -p 5201 > /tmp/stream-s.log 2>&1 &
+	wait_until 10 iperf_listening "$PEER_NS"
+	iperf3 -c "$ADDR_B4" -p 5201 -t 3600 -i 0 "$@" > /tmp/stream-c.log 2>&1 &
+	STREAM_PID=$!
+	wait_until 10 stream_acked > /dev/null
+}
+
+# Bytes acked on the stream's data connections (root netns side), or fail.
+stream_acked() {
+	local n
+	n=$(ss -Htin state established "( dport = :5201 )" |
+		grep -o 'bytes_acked:[0-9]*' | cut -d: -f2 |
+		awk '{ s += $1 } END { print s + 0 }')
+	[ "$n" -gt 1000000 ] && echo "$n"
+}
+
+# stream_alive: the connection is there and moves data within 15 s.
+stream_alive() {
+	local a0 deadline=$((SECONDS + 15)) a1
+	a0=$(stream_acked) || return 1
+	kill -0 "$STREAM_PID" 2>/dev/null || return 1
+	while [ "$SECONDS" -lt "$deadline" ]; do
+		sleep 0.5
+		a1=$(stream_acked) || return 1
+		[ "$a1" -le "$a0" ] || return 0
+	done
+	return 1
+}
+
+stream_stop() {
+	kill "$STREAM_PID" 2>/dev/null
+	wait "$STREAM_PID" 2>/dev/null
+	for p in $(ip netns pids "$PEER_NS" 2>/dev/null); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" != iperf3 ] || kill "$p"
+	done
+	wait 2>/dev/null
+}
+
+# phase_result NAME DONE WANT SECS BOUND ERR STREAM_NOTE
+phase_result() {
+	local name=$1 done=$2 want=$3 secs=$4 bound=$5 err=$6 note=$7 what
+	cycles_total=$((cycles_total + done))
+	what="$done $name in ${secs} s"
+	[ "$done" -ge "$want" ] || what+=" (of $want: stopped at the ${bound} s bound)"
+	if [ -z "$err" ] && [ "$done" -gt 0 ]; then
+		pass "stress: $what${note:+, $note}"
+	else
+		fail "stress: $what" "${err:-none done}"
+	fi
+}
+
+if ! pair_up ronic igb; then
+	fail "stress: pair up ronic<->igb"
+	finish
+fi
+NQ=$(ethtool -l "$NIC_A" | awk '/Pre-set/ { p = 1 } p && /^Combined:/ { print $2; exit }')
+
+t0=$SECONDS
+head -c "${DATA_MB}M" /dev/urandom > "$DATA"
+sha256sum "$DATA" > "$DATA.sha256"
+log "data file ${DATA_MB} MiB made in $((SECONDS - t0)) s"
+
+# ---------------------------------------------------------------- issue 5
+# Every flag combination carries BIG_MB each way at once (1 GiB in all).
+t0=$SECONDS
+head -c "${BIG_MB}M" /dev/urandom > "$BIG"
+sha256sum "$BIG" > "$BIG.sha256"
+log "big file ${BIG_MB} MiB made and hashed in $((SECONDS - t0)) s"
+for rd in off on; do
+	for wr in off on; do
+		name="pci_ro_read $rd pci_ro_write $wr"
+		t0=$SECONDS
+		if ! ethtool --set-priv-flags "$NIC_A" pci_ro_read "$rd" pci_ro_write "$wr"; then
+			fail "stress: $name: set the flags"
+			continue
+		fi
+		if sha_send "$BIG" 5311; then
+			s=$((SECONDS - t0))
+			pass "stress: $name: $((2 * BIG_MB)) MiB ($BIG_MB each way) sha256 match on both sides in $s s ($((2 * BIG_MB * 8 / (s > 0 ? s : 1))) Mbit/s)"
+		else
+			fail "stress: $name: $((2 * BIG_MB)) MiB sha256 match" "mismatch or transfer failed"
+		fi
+	done
+done
+rm -f "$BIG"
+ethtool --set-priv-flags "$NIC_A" pci_ro_read off pci_ro_write off
+
+# ---------------------------------------------------------------- flags
+want=${RONIC_STRESS_FLAGS:-200} bound=${RONIC_STRESS_FLAGS_SECS:-35}
+stream_start --bidir
+t0=$SECONDS deadline=$((SECONDS + bound)) i=0 err=
+while [ "$i" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do
+	rd=off wr=off
+	[ $((i % 2)) = 0 ] || rd=on
+	[ $((i / 2 % 2)) = 0 ] || wr=on
+	ethtool --set-priv-flags "$NIC_A" pci_ro_read "$rd" pci_ro_write "$wr" ||
+		{ err="switch $i refused"; break; }
+	i=$((i + 1))
+done
+note="iperf3 --bidir connection survived"
+stream_alive || { err=${err:-"iperf3 connection lost"}; note=; }
+stream_stop
+ethtool --set-priv-flags "$NIC_A" pci_ro_read off pci_ro_write off
+phase_result "private-flag switches" "$i" "$want" $((SECONDS - t0)) "$bound" "$err" "$note"
+data_check "flag switches"
+
+# ---------------------------------------------------------------- -G / -L
+sizes=(256 512 1024 128 2048 64 4096 768)
+want=${RONIC_STRESS_RINGS:-100} bound=${RONIC_STRESS_RINGS_SECS:-30}
+stream_start --bidir
+t0=$SECONDS deadline=$((SECONDS + bound)) i=0 err=
+while [ "$i" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do
+	r=${sizes[$((i % ${#sizes[@]}))]} t=${sizes[$(((i + 3) % ${#sizes[@]}))]}
+	ethtool -G "$NIC_A" rx "$r" tx "$t" || { err="-G rx $r tx $t failed"; break; }
+	i=$((i + 1))
+done
+ethtool -G "$NIC_A" rx 256 tx 256
+note="iperf3 connection survived"
+stream_alive || { err=${err:-"iperf3 connection lost"}; note=; }
+stream_stop
+phase_result "ethtool -G changes" "$i" "$want" $((SECONDS - t0)) "$bound" "$err" "$note"
+data_check "ethtool -G"
+
+want=${RONIC_STRESS_CHANNELS:-100} bound=${RONIC_STRESS_CHANNELS_SECS:-30}
+stream_start --bidir
+t0=$SECONDS deadline=$((SECONDS + bound)) i=0 err=
+while [ "$i" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do
+	c=$((i % NQ + 1))
+	ethtool -L "$NIC_A" combined "$c" || { err="-L combined $c failed"; break; }
+	i=$((i + 1))
+done
+ethtool -L "$NIC_A" combined "$NQ"
+note="iperf3 connection survived"
+stream_alive || { err=${err:-"iperf3 connection lost"}; note=; }
+stream_stop
+phase_result "ethtool -L changes (1..$NQ)" "$i" "$want" $((SECONDS - t0)) "$bound" "$err" "$note"
+data_check "ethtool -L"
+
+# ---------------------------------------------------------------- MTU
+# A's MTU stays within the peer's 9000, the stream A -> B only (frames
+# from B above A's MTU would be dropped).
+mtus=(9000 1280 4000 1500 2000 9000 1500)
+want=${RONIC_STRESS_MTU:-28} bound=${RONIC_STRESS_MTU_SECS:-20}
+ip -n "$PEER_NS" link set dev "$NIC_B" mtu 9000
+stream_start
+t0=$SECONDS deadline=$((SECONDS + bound)) i=0 err=
+while [ "$i" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do
+	m=${mtus[$((i % ${#mtus[@]}))]}
+	ip link set dev "$NIC_A" mtu "$m" || { err="MTU $m failed"; break; }
+	i=$((i + 1))
+done
+ip link set dev "$NIC_A" mtu 1500
+note="iperf3 connection survived"
+stream_alive || { err=${err:-"iperf3 connection lost"}; note=; }
+stream_stop
+ip -n "$PEER_NS" link set dev "$NIC_B" mtu 1500
+works && ping -q -c 3 -i 0.2 -M "do" -s 1472 "$ADDR_B4" > /dev/null ||
+	err=${err:-"no full-size ping after the MTU changes"}
+phase_result "MTU changes (1280..9000)" "$i" "$want" $((SECONDS - t0)) "$bound" "$err" "$note"
+data_check "MTU changes"
+
+# ---------------------------------------------------------------- flaps
+# The host (tests/t-stress.sh) flaps nic0; each flap must show as one
+# carrier loss here. ronic saw the link change only at its 2 s watchdog
+# poll in the first runs, so a flap lasts 5.5 s.
+want=${RONIC_STRESS_FLAPS:-12} off_ms=${RONIC_STRESS_FLAP_OFF_MS:-2500} on_ms=${RONIC_STRESS_FLAP_ON_MS:-3000}
+stream_start --bidir
+down0=$(cat "/sys/class/net/$NIC_A/carrier_down_count")
+rm -f "$RONIC_RESULTS/flap.done"
+t0=$SECONDS err=
+echo "$want $off_ms $on_ms nic0" > "$RONIC_RESULTS/flap.tmp" &&
+	mv "$RONIC_RESULTS/flap.tmp" "$RONIC_RESULTS/flap.req"
+bound=$((want * (off_ms + on_ms + 200) / 1000 + 30))
+wait_until "$bound" test -e "$RONIC_RESULTS/flap.done" || err="host flapper did not finish in $bound s"
+flaps=$(cat "$RONIC_RESULTS/flap.done" 2>/dev/null || echo 0)
+works || err=${err:-"no carrier or ping after the flaps"}
+down=$(($(cat "/sys/class/net/$NIC_A/carrier_down_count") - down0))
+[ "$down" -eq "$flaps" ] || err=${err:-"$down carrier losses seen for $flaps flaps"}
+note="each seen as a carrier loss"
+if stream_alive; then
+	note+=", iperf3 connection survived"
+else
+	note+=", iperf3 connection did not survive"
+fi
+stream_stop
+phase_result "link flaps from the QEMU monitor" "$flaps" "$want" $((SECONDS - t0)) "$bound" "$err" "$note"
+data_check "link flaps"
+
+# ---------------------------------------------------------------- tx hang
+# Freeze the tail of the queue the stream uses; the stack's watchdog must
+# call ndo_tx_timeout and its reset bring the queue back.
+hang=/sys/kernel/debug/ronic/$BDF_A/tx_hang_queue
+stream_start
+sum_q() {
+	ethtool -S "$NIC_A" | awk -v k="tx$1_packets:" '$1 == k { print $2 }'
+}
+declare -A before
+for q in $(seq 0 $((NQ - 1))); do before[$q]=$(sum_q "$q"); done
+sleep 1
+busy=0 most=-1
+for q in $(seq 0 $((NQ - 1))); do
+	d=$(($(sum_q "$q") - ${before[$q]}))
+	[ "$d" -le "$most" ] || { most=$d; busy=$q; }
+done
+# XPS sends everything to the frozen queue: TCP re-hashes a stalled flow
+# onto another queue, and the watchdog only looks at stopped queues.
+for q in $(seq 0 $((NQ - 1))); do
+	m=0
+	[ "$q" != "$busy" ] || m=ff
+	echo "$m" > "/sys/class/net/$NIC_A/queues/tx-$q/xps_cpus"
+done
+t_to0=$(cat "/sys/class/net/$NIC_A/queues/tx-$busy/tx_timeout")
+to0=$(ethtool -S "$NIC_A" | awk '$1 == "tx_timeouts:" { print $2 }')
+t0=$SECONDS err=
+dm0=$(dmesg | wc -l)
+if echo "$busy" > "$hang"; then
+	[ "$(cat "$hang")" = "$busy" ] || err="tx_hang_queue reads '$(cat "$hang")'"
+	wait_until 30 dmesg_has "transmit queue $busy timed out" ||
+		err=${err:-"no watchdog timeout on queue $busy in 30 s"}
+	wait_until 10 dmesg_has "tx queue $busy timed out" ||
+		err=${err:-"ndo_tx_timeout did not report queue $busy"}
+else
+	err="write $busy to $hang failed"
+fi
+secs=$((SECONDS - t0))
+wait_until 10 sh -c "[ \"\$(cat $hang)\" = none ]" || err=${err:-"freeze not cleared by the reset"}
+to1=$(ethtool -S "$NIC_A" | awk '$1 == "tx_timeouts:" { print $2 }')
+t_to1=$(cat "/sys/class/net/$NIC_A/queues/tx-$busy/tx_timeout")
+[ $((to1 - to0)) -ge 1 ] && [ $((t_to1 - t_to0)) -ge 1 ] ||
+	err=${err:-"tx_timeouts $to0 -> $to1, tx-$busy/tx_timeout $t_to0 -> $t_to1"}
+note=
+if stream_alive; then note="iperf3 connection resumed"; else err=${err:-"iperf3 connection did not resume"}; fi
+stream_stop
+for q in $(seq 0 $((NQ - 1))); do
+	echo 0 > "/sys/class/net/$NIC_A/queues/tx-$q/xps_cpus"
+done
+refused=no
+echo "$NQ" > "$hang" 2> /dev/null || refused=yes
+[ "$refused" = yes ] || err=${err:-"queue $NQ (out of range) accepted"}
+[ "$(cat "$hang")" = none ] || { err=${err:-"queue $NQ was frozen"}; ip link set "$NIC_A" down; ip link set "$NIC_A" up; works; }
+[ -n "$err" ] || timeouts_recovered=$((timeouts_recovered + to1 - to0))
+if [ -z "$err" ]; then
+	pass "stress: forced tx hang on queue $busy: watchdog timeout in $secs s, $((to1 - to0)) tx_timeouts, reset recovered, $note"
+else
+	fail "stress: forced tx hang on queue $busy" "$err"
+fi
+data_check "tx hang"
+
+# ---------------------------------------------------------------- reload
+# No stream survives an rmmod: a ping every 10 cycles, the data at the end.
+want=${RONIC_STRESS_RELOADS:-100} bound=${RONIC_STRESS_RELOADS_SECS:-70}
+t0=$SECONDS deadline=$((SECONDS + bound)) i=0 err=
+while [ "$i" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do
+	unload_driver ronic 60 || { err="cycle $i: rmmod failed"; break; }
+	modprobe ronic || { err="cycle $i: modprobe failed"; break; }
+	wait_until 20 nic_netdev "$BDF_A" > /dev/null || { err="cycle $i: no netdev"; break; }
+	NIC_A=$(nic_netdev "$BDF_A")
+	i=$((i + 1))
+	[ $((i % 10)) = 0 ] || [ "$i" -ge "$want" ] || [ "$SECONDS" -ge "$deadline" ] || continue
+	ip addr add "$ADDR_A4/$PREFIX4" dev "$NIC_A" &&
+		ip link set dev "$NIC_A" up && works || { err="cycle $i: no ping after reload"; break; }
+done
+note="a ping every 10 cycles"
+phase_result "rmmod/modprobe cycles" "$i" "$want" $((SECONDS - t0)) "$bound" "$err" "$note"
+ip addr add "$ADDR_A6/$PREFIX6" dev "$NIC_A" nodad 2>/dev/null
+data_check "reload cycles"
+
+# ---------------------------------------------------------------- summary
+reports=$(dmesg | grep -cE 'WARNING:|BUG:|Oops|KASAN|UBSAN|DMA-API|lockdep|refcount_t:')
+held "stress: cycles survived: $cycles_total"
+held "stress: bytes checked by sha256: $bytes_checked ($((bytes_checked / 1048576)) MiB)"
+held "stress: tx timeouts recovered: $timeouts_recovered"
+held "stress: kernel reports found: $reports"
+[ "$reports" = 0 ] && pass "stress: no kernel report in dmesg" || fail "stress: kernel reports" "$reports"
+
+pair_down
+finish

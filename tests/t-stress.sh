@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stress under traffic (issue 7 item 5, issue 5's 1 GiB checks): reload
+# cycles, flag switches, ring and channel changes, link flaps, MTU changes
+# and a forced tx hang, each bounded in time, with sha256-checked transfers.
+# The link flaps come from the QEMU monitor: the guest writes
+# flap.req ("COUNT OFF_MS ON_MS NIC") into the results share, the loop
+# below drives the monitor through one socat connection and answers
+# flap.done.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+res=${RONIC_RESULTS_DIR:-$top/results/stress-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$res"
+res=$(realpath "$res")
+rm -f "$res"/flap.req "$res"/flap.done
+
+# flap COUNT OFF_MS ON_MS NIC: set_link NIC off/on COUNT times.
+flap() {
+	for _ in $(seq 1 "$1"); do
+		echo "set_link $4 off"
+		sleep "$(printf '%d.%03d' $(($2 / 1000)) $(($2 % 1000)))"
+		echo "set_link $4 on"
+		sleep "$(printf '%d.%03d' $(($3 / 1000)) $(($3 % 1000)))"
+	done
+}
+
+flapper() {
+	local count off on nic
+	while :; do
+		if [ -e "$res/flap.req" ]; then
+			read -r count off on nic < "$res/flap.req"
+			rm -f "$res/flap.req"
+			flap "$count" "$off" "$on" "$nic" |
+				socat -t 2 - "UNIX-CONNECT:$res/monitor.sock" \
+				> "$res/flap.log" 2>&1 || true
+			echo "$count" > "$res/flap.done"
+		fi
+		sleep 0.2
+	done
+}
+
+flapper &
+fpid=$!
+trap 'kill "$fpid" 2>/dev/null || true' EXIT
+status=0
+"$top/scripts/vm.sh" --name stress --mem 2048 --timeout 600 --results "$res" \
+	-- "$top/tests/guest/stress.sh" || status=$?
+exit "$status"
