@@ -8,6 +8,7 @@
 #   make dkms-install  add, build and install ronic through DKMS (KVER=<release>)
 #   make dkms-remove   remove every DKMS ronic and its /usr/src copy
 #   make check           sparse, W=1, checkpatch --strict, coccinelle
+#   make intree          build in linux-source-6.12 (scripts/intree.sh, cached)
 #   make test            every test (VM based); ends with "N passed, N failed"
 #   make test-debug      build/reuse the debug kernel (KASAN, lockdep, DMA-API
 #                        debug, kmemleak), run a test subset in it (IOMMU=1:
@@ -40,7 +41,7 @@ DKMS_VERSION := $(shell cat $(TOP)/VERSION)
 DKMS_SRC := /usr/src/ronic-$(DKMS_VERSION)
 KVER ?= $(shell uname -r)
 
-.PHONY: all modules clean install modules_install dkms-install dkms-remove check test test-debug demo help
+.PHONY: all modules clean install modules_install dkms-install dkms-remove check intree test test-debug demo help
 
 all: modules
 
@@ -70,6 +71,9 @@ dkms-remove:
 
 check:
 	KDIR=$(KDIR) $(TOP)/scripts/check.sh
+
+intree:
+	$(TOP)/scripts/intree.sh
 
 test:
 	$(TOP)/tests/run.sh
