@@ -9,6 +9,7 @@
 #   make dkms-remove   remove every DKMS ronic and its /usr/src copy
 #   make check           sparse, W=1, checkpatch --strict, coccinelle
 #   make cross           ronic.ko for x86_64, arm64 and sparc64 (W=1, no warning)
+#   make intree          build in linux-source-6.12 (scripts/intree.sh, cached)
 #   make test            every test (VM based); ends with "N passed, N failed"
 #   make test-debug      build/reuse the debug kernel (KASAN, lockdep, DMA-API
 #                        debug, kmemleak), run a test subset in it (IOMMU=1:
@@ -43,7 +44,7 @@ DKMS_VERSION := $(shell cat $(TOP)/VERSION)
 DKMS_SRC := /usr/src/ronic-$(DKMS_VERSION)
 KVER ?= $(shell uname -r)
 
-.PHONY: all modules clean install modules_install dkms-install dkms-remove check cross test test-debug demo bench planted-bugs help
+.PHONY: all modules clean install modules_install dkms-install dkms-remove check cross intree test test-debug demo bench planted-bugs help
 
 all: modules
 
@@ -76,6 +77,9 @@ check:
 
 cross:
 	$(TOP)/scripts/cross.sh
+
+intree:
+	$(TOP)/scripts/intree.sh
 
 test:
 	$(TOP)/tests/run.sh

@@ -275,6 +275,8 @@ struct ronic_adapter {
 
 	struct ronic_ro_state ro;
 	struct dentry *debugfs_dir;	/* ronic/<pci-bdf>, or NULL */
+	struct devlink *devlink;	/* see ronic_devlink.c */
+	char nvm_version[16];		/* EEPROM image, "" if unreadable */
 	/* what was written to DCA_RXCTRL: QEMU's model reads it back as 0 */
 	u32 dca_rxctrl_shadow[RONIC_NUM_HW_QUEUES];
 

@@ -62,6 +62,7 @@ u32 ronic_hw_regs_len(void);
 void ronic_hw_get_regs(struct ronic_adapter *adapter, u32 *buf);
 void ronic_hw_release(struct ronic_adapter *adapter);
 int ronic_hw_read_mac(struct ronic_adapter *adapter, u8 *mac);
+int ronic_hw_nvm_version(struct ronic_adapter *adapter, char *buf, size_t len);
 void ronic_hw_set_rar(struct ronic_adapter *adapter, unsigned int index,
 		      const u8 *mac);
 void ronic_hw_clear_rar(struct ronic_adapter *adapter, unsigned int index);

@@ -269,5 +269,6 @@
 				 RONIC_DCA_RX_HDR_WRO_EN)
 
 #define RONIC_EEPROM_MAC_WORD	0
+#define RONIC_EEPROM_VERSION_WORD	0x05	/* NVM image version */
 
 #endif /* _RONIC_REGS_H_ */

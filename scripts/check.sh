@@ -5,7 +5,7 @@
 #
 #   scripts/check.sh [CHECK...]      (make check runs them all)
 #
-# CHECK is one of: build checkpatch coccinelle kernel-doc shellcheck docs.
+# CHECK is one of: build checkpatch coccinelle kernel-doc shellcheck docs man.
 #
 #   - build:      kbuild build with W=1 and sparse (C=2) against $KDIR, in a
 #                 scratch copy of the tree; any warning/error in our files
@@ -19,6 +19,8 @@
 #                 (not failed) when shellcheck is not installed
 #   - docs:       Documentation/*.rst through docutils (rst2html), any
 #                 warning fails
+#   - man:        Documentation/*.4 through groff -man -ww -z (groff-base)
+#                 and, when installed, mandoc -Tlint; any warning fails
 #
 # Environment:
 #   KDIR               kernel build tree (default: the guest's headers)
@@ -43,7 +45,7 @@ tarball=${RONIC_KSRC_TARBALL:-/usr/src/linux-source-$RONIC_KSERIES.tar.xz}
 logdir=$top/results/check
 mkdir -p "$logdir"
 
-all_checks=(build checkpatch coccinelle kernel-doc shellcheck docs)
+all_checks=(build checkpatch coccinelle kernel-doc shellcheck docs man)
 declare -A result detail
 
 shopt -s nullglob globstar
@@ -368,6 +370,31 @@ check_docs() {
 		return 1
 	fi
 	detail[docs]="$n file(s) clean"
+	return 0
+}
+
+check_man() {
+	local log=$logdir/man.log f n=0
+	command -v groff >/dev/null || {
+		detail[man]="no groff (groff-base)"
+		return 1
+	}
+	: > "$log"
+	for f in Documentation/*.4; do
+		groff -man -ww -z "$f" >> "$log" 2>&1 ||
+			echo "$f: groff failed" >> "$log"
+		if command -v mandoc >/dev/null; then
+			mandoc -Tlint -W warning "$f" >> "$log" 2>&1 ||
+				echo "$f: mandoc -Tlint failed" >> "$log"
+		fi
+		n=$((n + 1))
+	done
+	if [ -s "$log" ]; then
+		cat "$log"
+		detail[man]="$(grep -c . "$log") line(s) of warnings"
+		return 1
+	fi
+	detail[man]="$n page(s) clean"
 	return 0
 }
 

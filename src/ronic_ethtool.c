@@ -17,6 +17,7 @@ static void ronic_get_drvinfo(struct net_device *netdev,
 
 	strscpy(info->driver, RONIC_DRV_NAME, sizeof(info->driver));
 	strscpy(info->version, RONIC_DRV_VERSION, sizeof(info->version));
+	strscpy(info->fw_version, adapter->nvm_version, sizeof(info->fw_version));
 	strscpy(info->bus_info, pci_name(adapter->pdev), sizeof(info->bus_info));
 }
 

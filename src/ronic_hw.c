@@ -249,6 +249,31 @@ int ronic_hw_read_mac(struct ronic_adapter *adapter, u8 *mac)
 }
 
 /**
+ * ronic_hw_nvm_version - the EEPROM image version, as text
+ * @adapter: the device
+ * @buf: filled with "major.minor.id"
+ * @len: size of @buf
+ *
+ * The version is EEPROM word 0x05 as the 82576 datasheet lays it out:
+ * bits 15:12 the major number, 11:4 the minor as two BCD digits, 3:0 the
+ * image id. QEMU's model holds 0x2010 there, "2.1.0".
+ *
+ * Return: 0, or a negative errno when the EEPROM did not answer.
+ */
+int ronic_hw_nvm_version(struct ronic_adapter *adapter, char *buf, size_t len)
+{
+	u16 word;
+	int err;
+
+	err = ronic_hw_read_eeprom(adapter, RONIC_EEPROM_VERSION_WORD, &word);
+	if (err)
+		return err;
+	snprintf(buf, len, "%u.%x.%u", word >> 12, (word >> 4) & 0xff,
+		 word & 0xf);
+	return 0;
+}
+
+/**
  * ronic_hw_set_rar - program a receive address filter entry
  * @adapter: the device
  * @index: entry, 0 being the port's own address

@@ -14,6 +14,7 @@
 
 #include "ronic.h"
 #include "ronic_debugfs.h"
+#include "ronic_devlink.h"
 #include "ronic_hw.h"
 #include "ronic_irq.h"
 #include "ronic_stats.h"
@@ -598,6 +599,8 @@ static int ronic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_iounmap;
 	ronic_hw_init(adapter);
 	ronic_init_mac(adapter);
+	ronic_hw_nvm_version(adapter, adapter->nvm_version,
+			     sizeof(adapter->nvm_version));
 
 	netdev->netdev_ops = &ronic_netdev_ops;
 	netdev->ethtool_ops = &ronic_ethtool_ops;
@@ -609,18 +612,24 @@ static int ronic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_release;
 	ronic_set_default_reta(adapter);
 
+	err = ronic_devlink_alloc(adapter);
+	if (err)
+		goto err_irq;
 	netif_carrier_off(netdev);
 	err = register_netdev(netdev);
 	if (err)
-		goto err_irq;
+		goto err_devlink;
 
 	netdev_info(netdev, "Intel 82576 at %s, %pM, %u queue pairs, %s\n",
 		    pci_name(pdev), netdev->dev_addr, adapter->num_queues,
 		    adapter->irq_mode == RONIC_IRQ_MSIX ? "MSI-X" :
 		    adapter->irq_mode == RONIC_IRQ_MSI ? "MSI" : "INTx");
 	ronic_debugfs_add(adapter);
+	ronic_devlink_register(adapter);
 	return 0;
 
+err_devlink:
+	ronic_devlink_free(adapter);
 err_irq:
 	ronic_irq_deinit(adapter);
 err_release:
@@ -641,10 +650,12 @@ static void ronic_remove(struct pci_dev *pdev)
 	struct net_device *netdev = pci_get_drvdata(pdev);
 	struct ronic_adapter *adapter = netdev_priv(netdev);
 
+	ronic_devlink_unregister(adapter);
 	ronic_debugfs_del(adapter);
 	set_bit(RONIC_STATE_REMOVING, &adapter->state);
 	cancel_work_sync(&adapter->reset_task);
 	unregister_netdev(netdev);
+	ronic_devlink_free(adapter);
 	cancel_delayed_work_sync(&adapter->watchdog);
 
 	if (adapter->xdp_prog)

@@ -6,7 +6,7 @@
 # the peer netns): carrier, `ethtool -i` (driver, version, bus-info),
 # IPv4 and IPv6 ping both ways with no loss. Then carrier follows the
 # wire: QEMU's set_link (through vm.sh's monitor) takes NIC A's link down
-# and up again.
+# and up again. Then tests/guest/devlink.sh (devlink dev info).
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
@@ -88,5 +88,8 @@ else
 	fail "link flap: pair up" "pair_up failed"
 fi
 pair_down
+
+# devlink dev info, in this boot rather than a VM of its own.
+"$RONIC_TOP/tests/guest/devlink.sh" || RONIC_FAILED=$((RONIC_FAILED + 1))
 
 finish
