@@ -734,8 +734,12 @@ void ronic_hw_setup_msix(struct ronic_adapter *adapter)
 	ronic_wr32(adapter, RONIC_IVAR_MISC,
 		   (RONIC_OTHER_VECTOR | RONIC_IVAR_VALID) << 8);
 	ronic_hw_route_queues(adapter);
-	/* Queue causes clear themselves when their message is sent. */
-	ronic_wr32(adapter, RONIC_EIAC, adapter->eims_queues);
+	/*
+	 * Every cause clears itself in EICR when its message is sent: a bit
+	 * left set would swallow the next interrupt of its vector (the next
+	 * link change would wait for the watchdog's poll).
+	 */
+	ronic_wr32(adapter, RONIC_EIAC, adapter->eims_queues | adapter->eims_other);
 	ronic_flush(adapter);
 }
 
