@@ -7,6 +7,8 @@
 #   scripts/bench.sh [--out DIR]      (default: <repo>/bench)
 #   RONIC_BENCH_ROUNDS=3 RONIC_BENCH_SECONDS=10 scripts/bench.sh
 #   RONIC_BENCH_BOOTS="plain smp" scripts/bench.sh   (a subset of the boots)
+#   scripts/bench.sh --from results/bench-<timestamp>  (report again from a
+#                                                       run's saved figures)
 #
 # Three boots (scripts/guest/bench.sh measures inside each):
 #   plain  2 vCPUs: TCP both ways, the four relaxed-ordering flag
@@ -24,20 +26,29 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$top/scripts/kernel-version.sh"
 
 out=$top/bench
+from=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) out=$2; shift 2 ;;
-	*) echo "usage: scripts/bench.sh [--out DIR]" >&2; exit 2 ;;
+	--from) from=$(realpath "$2"); shift 2 ;;
+	*) echo "usage: scripts/bench.sh [--out DIR] [--from RUN]" >&2; exit 2 ;;
 	esac
 done
 mkdir -p "$out"
 out=$(realpath "$out")
 kver=$(ronic_guest_kver)
-run=$top/results/bench-$(date +%Y%m%d-%H%M%S)
+run=${from:-$top/results/bench-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$run"
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 t0=$(date +%s)
+if [ -n "$from" ]; then
+	t0=$(stat -c %Y "$run/build.log")
+	started=$(date -u -d "@$t0" '+%Y-%m-%d %H:%M UTC')
+	t1=$(stat -c %Y "$run/smp/bench.tsv" 2>/dev/null || date +%s)
+fi
 
+[ -n "$from" ] || {
+git -C "$top" describe --always --dirty > "$run/commit" 2>/dev/null || echo "no git" > "$run/commit"
 echo "# bench.sh: building ronic.ko for $kver"
 make -C "$top" KDIR="/usr/src/linux-headers-$kver" modules > "$run/build.log" 2>&1 ||
 	{ tail -20 "$run/build.log"; exit 1; }
@@ -56,6 +67,7 @@ boot() {
 }
 
 boots=${RONIC_BENCH_BOOTS:-plain iommu smp}
+[ -z "$from" ] || boots=
 for b in $boots; do
 	case $b in
 	plain) boot plain tcp,ro,xdp ;;
@@ -64,6 +76,8 @@ for b in $boots; do
 	*) echo "bench.sh: unknown boot $b" >&2; exit 2 ;;
 	esac
 done
+}
+t1=${t1:-$(date +%s)}
 
 data=$out/data.tsv
 {
@@ -126,7 +140,7 @@ table=$run/ratios.tsv
 	echo
 	echo "Run $started on $(nproc) host cores ($(uname -m)), QEMU $qemu_ver (TCG),"
 	echo "guest kernel $kver, ronic $(cat "$top/VERSION")," \
-		"$(git -C "$top" describe --always --dirty 2>/dev/null || echo "no git")."
+		"$(cat "$run/commit" 2>/dev/null || echo "unknown commit")."
 	echo "Rounds: ${RONIC_BENCH_ROUNDS:-3} of ${RONIC_BENCH_SECONDS:-10} s per case," \
 		"drivers taking turns in each boot. Reproduce: \`make bench\`."
 	echo
@@ -152,11 +166,13 @@ table=$run/ratios.tsv
 	echo "On x86 the relaxed-ordering flags change no host behaviour and QEMU's igb"
 	echo "has its PCIe Relaxed Ordering Enable bit off, so those ratios measure noise."
 	echo
+	# A note on the run's conditions, when one was left in RUN/note.
+	[ ! -s "$run/note" ] || { cat "$run/note"; echo; }
 	echo "![ronic / igb](ratios.png)"
 	echo
 	echo "![flags and CPU count](other.png)"
 	echo
-	echo "Raw figures: [data.tsv](data.tsv). Took $((($(date +%s) - t0) / 60)) minutes."
+	echo "Raw figures: [data.tsv](data.tsv). Took $(((t1 - t0) / 60)) minutes."
 } > "$report"
 
 # Charts: ronic/igb per case with the IOMMU off and on, and the others.
@@ -165,10 +181,10 @@ awk -F'\t' '
 	$1 ~ /, IOMMU strict$/ { k = $1; sub(/, IOMMU strict$/, "", k); on[k] = $2 }
 	END { for (i = 1; i <= n; i++) printf "\"%s\"\t%s\t%s\n", ord[i], off[ord[i]], (ord[i] in on ? on[ord[i]] : "NaN") }
 ' "$table" > "$run/iommu.dat"
-grep -vE ', (2 vCPUs|IOMMU strict)$' "$table" |
-	awk -F'\t' '{ printf "\"%s\"\t%s\n", $1, $2 }' > "$run/other.dat"
+awk -F'\t' '$1 !~ /, (2 vCPUs|IOMMU strict)$/ { printf "\"%s\"\t%s\n", $1, $2 }' \
+	"$table" > "$run/other.dat"
 gnuplot <<EOF
-set terminal pngcairo size 900,420 font "sans,10"
+set terminal pngcairo size 900,420 font "sans,10" noenhanced
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -182,8 +198,9 @@ set title "ronic / in-tree igb, same boot (1.0 = equal)"
 plot "$run/iommu.dat" using 2:xtic(1) title "IOMMU off", \
      "" using 3 title "IOMMU strict", 1 with lines lw 2 dt 2 lc "black" notitle
 set output "$out/other.png"
-set title "ronic against itself: relaxed-ordering flags, 72 vCPUs"
-set xtics rotate by -20
+set title "ronic against igb on 72 vCPUs, and against itself: flags, locked rings"
+set xtics rotate by -15
+set bmargin 6
 plot "$run/other.dat" using 2:xtic(1) title "ratio", 1 with lines lw 2 dt 2 lc "black" notitle
 EOF
 # The README shows the headline table of the committed report.
