@@ -288,8 +288,14 @@ t0=$SECONDS err=
 dm0=$(dmesg | wc -l)
 if echo "$busy" > "$hang"; then
 	[ "$(cat "$hang")" = "$busy" ] || err="tx_hang_queue reads '$(cat "$hang")'"
+	# A stalled TCP stream backs off before the ring fills; a ping flood
+	# does not, so the frozen queue fills and stops, as a hung one would.
+	ping -q -f -s 1400 -w 40 "$ADDR_B4" > /dev/null 2>&1 &
+	flood=$!
 	wait_until 30 dmesg_has "transmit queue $busy timed out" ||
 		err=${err:-"no watchdog timeout on queue $busy in 30 s"}
+	kill "$flood" 2>/dev/null
+	wait "$flood" 2>/dev/null
 	wait_until 10 dmesg_has "tx queue $busy timed out" ||
 		err=${err:-"ndo_tx_timeout did not report queue $busy"}
 else
