@@ -288,9 +288,10 @@ t0=$SECONDS err=
 dm0=$(dmesg | wc -l)
 if echo "$busy" > "$hang"; then
 	[ "$(cat "$hang")" = "$busy" ] || err="tx_hang_queue reads '$(cat "$hang")'"
-	# A stalled TCP stream backs off before the ring fills; a ping flood
-	# does not, so the frozen queue fills and stops, as a hung one would.
-	ping -q -f -s 1400 -w 40 "$ADDR_B4" > /dev/null 2>&1 &
+	# A stalled TCP stream backs off before the ring fills (and a ring of
+	# 4096 takes a ping flood 40 s); a UDP blast fills it at once, so the
+	# frozen queue stops, as a hung one would.
+	timeout 40 socat -u -b 1400 /dev/zero "UDP:$ADDR_B4:9" > /dev/null 2>&1 &
 	flood=$!
 	wait_until 30 dmesg_has "transmit queue $busy timed out" ||
 		err=${err:-"no watchdog timeout on queue $busy in 30 s"}
