@@ -62,12 +62,14 @@ pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
 	sparse coccinelle shellcheck
 	ethtool iperf3 iproute2 iputils-ping busybox-static cpio pciutils
-	xdp-tools bpftool clang llvm libbpf-dev gcc-multilib
+	xdp-tools bpftool clang llvm libbpf-dev
 	python3 python3-yaml python3-jsonschema python3-docutils socat jq dkms
 	groff-base
 	"linux-image-$kver-unsigned" "linux-headers-$kver" linux-source-6.12
 	gcc-aarch64-linux-gnu gcc-sparc64-linux-gnu
 )
+# Not gcc-multilib: Debian's cross compilers conflict with it, and the BPF
+# programs find asm/ under /usr/include/<triplet> (tests/xdp/build.sh).
 apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends "${pkgs[@]}"
 apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends -t bookworm-backports \
 	qemu-system-x86 qemu-utils
