@@ -352,6 +352,17 @@ check_shellcheck() {
 	return 0
 }
 
+# lint_result CHECK LOG CLEAN: a lint's verdict from the warnings it logged.
+lint_result() {
+	if [ -s "$2" ]; then
+		cat "$2"
+		detail[$1]="$(grep -c . "$2") line(s) of warnings"
+		return 1
+	fi
+	detail[$1]=$3
+	return 0
+}
+
 check_docs() {
 	local log=$logdir/docs.log f tool n=0
 	tool=$(command -v rst2html || command -v rst2html.py) || {
@@ -364,13 +375,7 @@ check_docs() {
 			echo "$f: docutils failed" >> "$log"
 		n=$((n + 1))
 	done
-	if [ -s "$log" ]; then
-		cat "$log"
-		detail[docs]="$(grep -c . "$log") line(s) of warnings"
-		return 1
-	fi
-	detail[docs]="$n file(s) clean"
-	return 0
+	lint_result docs "$log" "$n file(s) clean"
 }
 
 check_man() {
@@ -389,13 +394,7 @@ check_man() {
 		fi
 		n=$((n + 1))
 	done
-	if [ -s "$log" ]; then
-		cat "$log"
-		detail[man]="$(grep -c . "$log") line(s) of warnings"
-		return 1
-	fi
-	detail[man]="$n page(s) clean"
-	return 0
+	lint_result man "$log" "$n page(s) clean"
 }
 
 # ---------------------------------------------------------------- main
