@@ -41,7 +41,11 @@ for name in "${names[@]}"; do
 		"$copy/tests/run-debug.sh" --results "$run/$name/debug" \
 		> "$run/$name/debug.log" 2>&1
 	first=$(grep -m1 '^FAIL: ' "$run/$name/debug.log")
-	if [ -n "$first" ]; then
+	# A run that never got to boot the bug proves nothing.
+	if grep -qE '^FAIL: debug: (debug kernel build|ronic(_kunit)?\.ko builds)' "$run/$name/debug.log"; then
+		echo "MISSED: $name (the debug run did not build: ${first#FAIL: })"
+		missed=$((missed + 1))
+	elif [ -n "$first" ]; then
 		echo "CAUGHT: $name: ${first#FAIL: }"
 		grep -aE 'DMA-API|KASAN|BUG:' "$run/$name/debug.log" | head -3 | sed 's/^/#   /'
 	else

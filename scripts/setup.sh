@@ -64,7 +64,7 @@ pkgs=(
 	ethtool iperf3 iproute2 iputils-ping busybox-static cpio pciutils
 	xdp-tools bpftool clang llvm libbpf-dev
 	python3 python3-yaml python3-jsonschema python3-docutils socat jq dkms
-	groff-base
+	groff-base gnuplot-nox
 	"linux-image-$kver-unsigned" "linux-headers-$kver" linux-source-6.12
 	gcc-aarch64-linux-gnu gcc-sparc64-linux-gnu
 )
