@@ -97,8 +97,10 @@ struct ronic_tx_buffer {
 	u16 segs;			/* wire frames it becomes (TSO) */
 };
 
+/* An rx slot: a fragment of a pool page, RONIC_RX_SLOT_LEN bytes. */
 struct ronic_rx_buffer {
 	struct page *page;
+	u32 page_offset;		/* where the slot starts in the page */
 };
 
 struct ronic_ring {

@@ -46,6 +46,15 @@ union ronic_rx_desc {
 #define RONIC_RX_HEADROOM	XDP_PACKET_HEADROOM
 /* What the device may write into one rx buffer (SRRCTL, 1 KB units). */
 #define RONIC_RX_BUF_LEN	2048
+/*
+ * One rx buffer's share of a pool page: headroom, the device's 2 KB and
+ * the skb_shared_info that build_skb puts behind them, in whole cache
+ * lines so no two buffers share one. Three fit an order-1 page of 4 KB
+ * pages (truesize 2624 instead of a page each); larger pages take more.
+ */
+#define RONIC_RX_SLOT_LEN	(SKB_DATA_ALIGN(RONIC_RX_HEADROOM + RONIC_RX_BUF_LEN) + \
+				 SKB_DATA_ALIGN(sizeof(struct skb_shared_info)))
+#define RONIC_RX_PAGE_ORDER	(PAGE_SIZE < 3 * RONIC_RX_SLOT_LEN ? 1 : 0)
 /* Largest chunk one tx data descriptor carries. */
 #define RONIC_TX_MAX_DATA	SZ_32K
 /* tx copybreak: default, and the bounce slot each descriptor has */

@@ -13,7 +13,7 @@ struct bpf_prog;
 struct netdev_bpf;
 struct net_device;
 struct xdp_frame;
-struct page;
+struct ronic_rx_buffer;
 struct ronic_adapter;
 struct ronic_ring;
 
@@ -58,7 +58,8 @@ int ronic_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
 int ronic_xdp_check_mtu(struct ronic_adapter *adapter, int mtu);
 
 enum ronic_xdp_verdict ronic_xdp_run(struct ronic_ring *rx_ring,
-				     struct bpf_prog *prog, struct page *page,
+				     struct bpf_prog *prog,
+				     const struct ronic_rx_buffer *buf,
 				     u32 *offset, u32 *len, u32 *metasize,
 				     struct ronic_ring **tx_ring);
 void ronic_xdp_ring_doorbell(struct ronic_ring *ring);

@@ -126,7 +126,8 @@ void ronic_dma_free_ring(struct ronic_dma *dma, size_t size, void *cpu,
  * @pp: parameters to complete; the caller sets size, offset and max_len
  *
  * The pool maps each page once, always with DMA_ATTR_WEAK_ORDERING, and
- * syncs only what the device may write.
+ * syncs what the caller's offset and max_len cover when a page goes back
+ * to the device.
  */
 void ronic_dma_rx_pool_params(struct ronic_dma *dma,
 			      struct page_pool_params *pp)

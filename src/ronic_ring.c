@@ -91,14 +91,15 @@ void ronic_ring_free_tx(struct ronic_ring *ring)
 static int ronic_ring_create_pool(struct ronic_ring *ring)
 {
 	struct page_pool_params pp = {
-		.order = 0,
+		.order = RONIC_RX_PAGE_ORDER,
 		.pool_size = ring->count,
 		.nid = NUMA_NO_NODE,
 		.napi = &ring->q_vector->napi,
 		.netdev = ring->netdev,
 		.queue_idx = ring->queue_index,
-		.offset = RONIC_RX_HEADROOM,
-		.max_len = RONIC_RX_BUF_LEN,
+		/* A page holds several slots: a recycled one is synced whole. */
+		.offset = 0,
+		.max_len = PAGE_SIZE << RONIC_RX_PAGE_ORDER,
 	};
 
 	ronic_dma_rx_pool_params(ring->dma, &pp);

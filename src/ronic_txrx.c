@@ -431,7 +431,9 @@ void ronic_rx_refill(struct ronic_ring *ring, u16 count)
 	for (; count; count--) {
 		buf = &ring->rx_buf[i];
 		if (!buf->page) {
-			buf->page = page_pool_dev_alloc_pages(ring->pp);
+			buf->page = page_pool_dev_alloc_frag(ring->pp,
+							     &buf->page_offset,
+							     RONIC_RX_SLOT_LEN);
 			if (unlikely(!buf->page)) {
 				u64_stats_update_begin(&ring->syncp);
 				u64_stats_inc(&ring->rx_stats.alloc_failed);
@@ -441,6 +443,7 @@ void ronic_rx_refill(struct ronic_ring *ring, u16 count)
 		}
 		desc = ronic_rx_desc(ring, i);
 		desc->read.pkt_addr = cpu_to_le64(ronic_dma_rx_page_addr(buf->page) +
+						  buf->page_offset +
 						  RONIC_RX_HEADROOM);
 		/* also clears the status word of the write-back format */
 		desc->read.hdr_addr = 0;
@@ -492,14 +495,14 @@ static void ronic_rx_hash(struct ronic_ring *ring, union ronic_rx_desc *desc,
 		     PKT_HASH_TYPE_L3);
 }
 
-static struct sk_buff *ronic_rx_build_skb(struct page *page, u32 offset,
-					  u32 len, u32 metasize)
+static struct sk_buff *ronic_rx_build_skb(const struct ronic_rx_buffer *buf,
+					  u32 offset, u32 len, u32 metasize)
 {
-	void *va = page_address(page);
+	void *va = page_address(buf->page) + buf->page_offset;
 	struct sk_buff *skb;
 
 	net_prefetch(va + offset);
-	skb = napi_build_skb(va, PAGE_SIZE);
+	skb = napi_build_skb(va, RONIC_RX_SLOT_LEN);
 	if (unlikely(!skb))
 		return NULL;
 	skb_mark_for_recycle(skb);
@@ -510,8 +513,12 @@ static struct sk_buff *ronic_rx_build_skb(struct page *page, u32 offset,
 	return skb;
 }
 
-/* Add one buffer to the frame being assembled; false if it was dropped. */
-static bool ronic_rx_add_buffer(struct ronic_ring *ring, struct page *page,
+/*
+ * Add one buffer to the frame being assembled; false if it was dropped.
+ * @offset is where the data starts in the slot.
+ */
+static bool ronic_rx_add_buffer(struct ronic_ring *ring,
+				const struct ronic_rx_buffer *buf,
 				u32 offset, u32 len, u32 metasize)
 {
 	struct sk_buff *skb = ring->rx_skb;
@@ -519,7 +526,7 @@ static bool ronic_rx_add_buffer(struct ronic_ring *ring, struct page *page,
 	if (ring->rx_discard)
 		goto drop;
 	if (!skb) {
-		ring->rx_skb = ronic_rx_build_skb(page, offset, len, metasize);
+		ring->rx_skb = ronic_rx_build_skb(buf, offset, len, metasize);
 		if (!ring->rx_skb)
 			goto drop;
 		return true;
@@ -529,12 +536,12 @@ static bool ronic_rx_add_buffer(struct ronic_ring *ring, struct page *page,
 		ring->rx_skb = NULL;
 		goto drop;
 	}
-	skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page, offset, len,
-			PAGE_SIZE);
+	skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, buf->page,
+			buf->page_offset + offset, len, RONIC_RX_SLOT_LEN);
 	return true;
 
 drop:
-	page_pool_recycle_direct(ring->pp, page);
+	page_pool_recycle_direct(ring->pp, buf->page);
 	ring->rx_discard = true;
 	return false;
 }
@@ -557,12 +564,13 @@ struct ronic_rx_pending {
  * Return: true if the program consumed the page.
  */
 static bool ronic_rx_xdp(struct ronic_ring *ring, struct bpf_prog *prog,
-			 struct page *page, u32 *offset, u32 *len,
-			 u32 *metasize, struct ronic_rx_pending *pending)
+			 const struct ronic_rx_buffer *buf, u32 *offset,
+			 u32 *len, u32 *metasize,
+			 struct ronic_rx_pending *pending)
 {
 	struct ronic_ring *tx_ring = NULL;
 
-	switch (ronic_xdp_run(ring, prog, page, offset, len, metasize,
+	switch (ronic_xdp_run(ring, prog, buf, offset, len, metasize,
 			      &tx_ring)) {
 	case RONIC_XDP_PASS:
 		return false;
@@ -601,8 +609,8 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 	u16 cleaned = ronic_desc_unused(ring);
 	u32 staterr, len, offset, metasize;
 	union ronic_rx_desc *desc;
+	struct ronic_rx_buffer buf;
 	struct sk_buff *skb;
-	struct page *page;
 
 	while (packets < budget) {
 		if (cleaned >= RONIC_RX_REFILL_BATCH) {
@@ -620,12 +628,13 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 		len = le16_to_cpu(desc->wb.length);
 		offset = RONIC_RX_HEADROOM;
 		metasize = 0;
-		page = ring->rx_buf[ring->next_to_clean].page;
+		buf = ring->rx_buf[ring->next_to_clean];
 		ring->rx_buf[ring->next_to_clean].page = NULL;
 		ring->next_to_clean = ronic_ring_next(ring, ring->next_to_clean);
 		cleaned++;
 
-		ronic_dma_rx_sync_for_cpu(ring->pp, page, offset, len);
+		ronic_dma_rx_sync_for_cpu(ring->pp, buf.page,
+					  buf.page_offset + offset, len);
 
 		/* XDP sees whole single-buffer frames; the MTU limit keeps them so. */
 		if (prog && !ring->rx_skb && !ring->rx_discard &&
@@ -633,7 +642,7 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 		    !(staterr & RONIC_RXD_ERR_FRAME)) {
 			u32 wire_len = len;
 
-			if (ronic_rx_xdp(ring, prog, page, &offset, &len,
+			if (ronic_rx_xdp(ring, prog, &buf, &offset, &len,
 					 &metasize, &pending)) {
 				packets++;
 				bytes += wire_len;
@@ -641,7 +650,7 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 			}
 		}
 
-		ronic_rx_add_buffer(ring, page, offset, len, metasize);
+		ronic_rx_add_buffer(ring, &buf, offset, len, metasize);
 		if (!(staterr & RONIC_RXD_STAT_EOP))
 			continue;
 

@@ -126,9 +126,12 @@ static int ronic_xdp_tx_buff(struct ronic_adapter *adapter, struct xdp_buff *xdp
 	if (unlikely(!xdpf || !ring))
 		return -EINVAL;
 
-	/* The page keeps the pool's mapping: only the frame is synced. */
-	page = virt_to_page(xdpf->data);
-	addr = ronic_dma_rx_page_addr(page) + offset_in_page(xdpf->data);
+	/*
+	 * The page keeps the pool's mapping: only the frame is synced. Pool
+	 * pages may be compound: the head page holds the mapping.
+	 */
+	page = virt_to_head_page(xdpf->data);
+	addr = ronic_dma_rx_page_addr(page) + (xdpf->data - page_address(page));
 	ronic_dma_rx_sync_for_device(ring->dma, addr, xdpf->len);
 
 	locked = ronic_xdp_lock(ring);
@@ -149,8 +152,8 @@ static int ronic_xdp_tx_buff(struct ronic_adapter *adapter, struct xdp_buff *xdp
  * ronic_xdp_run - run the program on one received frame
  * @rx_ring: where it came in
  * @prog: the program
- * @page: its page, from the ring's pool
- * @offset: where the frame starts in the page; updated for XDP_PASS
+ * @buf: its slot, in a page of the ring's pool
+ * @offset: where the frame starts in the slot; updated for XDP_PASS
  * @len: its length; updated for XDP_PASS
  * @metasize: metadata the program left in front of the frame
  * @tx_ring: set to the XDP ring a frame went to with XDP_TX
@@ -158,7 +161,8 @@ static int ronic_xdp_tx_buff(struct ronic_adapter *adapter, struct xdp_buff *xdp
  * Return: what the poll does next with the frame.
  */
 enum ronic_xdp_verdict ronic_xdp_run(struct ronic_ring *rx_ring,
-				     struct bpf_prog *prog, struct page *page,
+				     struct bpf_prog *prog,
+				     const struct ronic_rx_buffer *buf,
 				     u32 *offset, u32 *len, u32 *metasize,
 				     struct ronic_ring **tx_ring)
 {
@@ -167,8 +171,9 @@ enum ronic_xdp_verdict ronic_xdp_run(struct ronic_ring *rx_ring,
 	struct xdp_buff xdp;
 	u32 act;
 
-	xdp_init_buff(&xdp, PAGE_SIZE, &rx_ring->xdp_rxq);
-	xdp_prepare_buff(&xdp, page_address(page), *offset, *len, true);
+	xdp_init_buff(&xdp, RONIC_RX_SLOT_LEN, &rx_ring->xdp_rxq);
+	xdp_prepare_buff(&xdp, page_address(buf->page) + buf->page_offset,
+			 *offset, *len, true);
 
 	act = bpf_prog_run_xdp(prog, &xdp);
 	switch (act) {
@@ -199,13 +204,13 @@ enum ronic_xdp_verdict ronic_xdp_run(struct ronic_ring *rx_ring,
 		ronic_xdp_stat(rx_ring, &rx_ring->rx_stats.xdp_drop);
 		break;
 	}
-	page_pool_recycle_direct(rx_ring->pp, page);
+	page_pool_recycle_direct(rx_ring->pp, buf->page);
 	return RONIC_XDP_CONSUMED;
 
 failed:
 	trace_xdp_exception(netdev, prog, act);
 	ronic_xdp_stat(rx_ring, &rx_ring->rx_stats.xdp_tx_errors);
-	page_pool_recycle_direct(rx_ring->pp, page);
+	page_pool_recycle_direct(rx_ring->pp, buf->page);
 	return RONIC_XDP_CONSUMED;
 }
 

@@ -62,6 +62,16 @@ check "ethtool -G rx 512 tx 1024" ethtool -G "$NIC_A" rx 512 tx 1024
 g=$(ethtool -g "$NIC_A" | awk '/Current/ { c = 1 } c && /^RX:/ { r = $2 } c && /^TX:/ { t = $2 } END { print r "/" t }')
 [ "$g" = 512/1024 ] && pass "rings now rx 512 tx 1024" || fail "rings now rx 512 tx 1024" "$g"
 works && pass "traffic after -G" || fail "traffic after -G"
+# rx buffers are page_pool fragments, three 2624-byte slots to an 8 KB
+# page: the pools' memory over the buffers the rings hold (count - 1
+# each) is about 2731 bytes, where a page a buffer would be 4096.
+pools=$(python3 "$RONIC_TOP/scripts/guest/page-pools.py" "$NIC_A")
+q=$(ethtool -l "$NIC_A" | awk '/Current/ { c = 1 } c && /^Combined:/ { print $2; exit }')
+mem=$(echo "$pools" | awk '{ print $6 }')
+per_buf=$((${mem:-0} / (q * 511)))
+[ "$per_buf" -gt 0 ] && [ "$per_buf" -le 3072 ] &&
+	pass "rx memory per buffer $per_buf bytes ($pools, $q rings of 512)" ||
+	fail "rx memory per buffer <= 3072 bytes" "$per_buf ($pools, $q rings of 512)"
 ethtool -G "$NIC_A" rx 256 tx 256
 
 # Channels
