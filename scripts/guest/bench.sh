@@ -75,33 +75,6 @@ ro_part() {
 	set_ro "$PEER_NS" "$NIC_B" off off
 }
 
-# pktgen_start: 64-byte UDP frames (60 on the wire before the FCS) from the
-# peer to port A, as fast as the peer's CPU 0 goes, until pktgen_stop.
-pktgen_start() {
-	local mac
-	mac=$(cat "/sys/class/net/$NIC_A/address")
-	modprobe pktgen || return 1
-	ip netns exec "$PEER_NS" bash -c "
-		pg() { echo \"\$2\" > /proc/net/pktgen/\$1; }
-		pg kpktgend_0 rem_device_all
-		pg kpktgend_0 'add_device $NIC_B'
-		pg $NIC_B 'count 0'
-		pg $NIC_B 'pkt_size 60'
-		pg $NIC_B 'clone_skb 64'
-		pg $NIC_B 'burst 16'
-		pg $NIC_B 'dst $ADDR_A4'
-		pg $NIC_B 'dst_mac $mac'
-		pg $NIC_B 'udp_dst_min 9'
-		pg $NIC_B 'udp_dst_max 9'
-		pg pgctrl start" > /tmp/pktgen.log 2>&1 &
-	PKTGEN_PID=$!
-}
-
-pktgen_stop() {
-	ip netns exec "$PEER_NS" bash -c 'echo stop > /proc/net/pktgen/pgctrl' 2>/dev/null
-	wait "$PKTGEN_PID" 2>/dev/null
-}
-
 # bench_count: the frames the counting program on port A saw so far, over
 # all CPUs (its map found through the attached program: an earlier
 # program's map may still be around).
@@ -132,12 +105,13 @@ xdp_rate() {
 		log "xdp: attach $prog on $DRV_A: $out"
 		return 1
 	fi
-	pktgen_start || return 1
+	pktgen_start "$PEER_NS" "$NIC_B" "$ADDR_A4" "$(cat "/sys/class/net/$NIC_A/address")" ||
+		return 1
 	sleep 2
 	c0=$(bench_count) p0=$(peer_rx)
 	sleep "$secs"
 	c1=$(bench_count) p1=$(peer_rx)
-	pktgen_stop
+	pktgen_stop "$PEER_NS"
 	ip link set dev "$NIC_A" xdpdrv off
 	if [ "$prog" = xdp_drop_count ]; then
 		echo $(((c1 - c0) / secs))

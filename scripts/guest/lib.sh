@@ -358,6 +358,35 @@ iperf_listening() {
 	in_ns "$1" ss -Hltn "sport = :$IPERF_PORT" 2>/dev/null | grep -q .
 }
 
+# ------------------------------------------------------------ pktgen
+
+# pktgen_start NS DEV DST_IP DST_MAC [QUEUE [DELAY_NS]]: 64-byte UDP frames
+# (60 on the wire before the FCS) to port 9 from DEV in netns NS ("" for
+# the root netns), from the namespace's kpktgend_0, on tx queue QUEUE only
+# if given, one each DELAY_NS if given, else as fast as it goes, until
+# pktgen_stop NS. pktgen bypasses the qdisc, so a stopped queue stays
+# stopped under it.
+pktgen_start() {
+	local ns=$1 dev=$2 ip=$3 mac=$4 queue=${5:-} delay=${6:-0}
+	local cmds="pg kpktgend_0 rem_device_all; pg kpktgend_0 'add_device $dev'"
+	local kv
+	modprobe pktgen || return 1
+	for kv in 'count 0' 'pkt_size 60' 'clone_skb 64' 'burst 16' "delay $delay" \
+		"dst $ip" "dst_mac $mac" 'udp_dst_min 9' 'udp_dst_max 9' \
+		${queue:+"queue_map_min $queue" "queue_map_max $queue"}; do
+		cmds="$cmds; pg $dev '$kv'"
+	done
+	in_ns "$ns" bash -c "pg() { echo \"\$2\" > /proc/net/pktgen/\$1; }
+		$cmds; pg pgctrl start" > "/tmp/pktgen-${ns:-root}.log" 2>&1 &
+	PKTGEN_PID=$!
+}
+
+# pktgen_stop NS
+pktgen_stop() {
+	in_ns "$1" bash -c 'echo stop > /proc/net/pktgen/pgctrl' 2>/dev/null
+	wait "$PKTGEN_PID" 2>/dev/null
+}
+
 # ------------------------------------------------------------ the host
 
 # vm_hmp CMD...: run a QEMU monitor (HMP) command on the host side (vm.sh

@@ -4,8 +4,10 @@
 # Guest side of t-stress: ronic on NIC A (root netns) against the in-tree
 # igb on NIC B (netns peer), so that reloading ronic leaves the peer up.
 # Each phase runs COUNT operations or until its time bound, under an iperf3
-# stream where a stream can live, then sends a file both ways and compares
-# sha256 on both sides; each prints one line of what it survived. Counts
+# stream where a stream can live (with pktgen frames from the peer beside
+# it in the flag, ring, channel and MTU phases), then sends a file both
+# ways and compares sha256 on both sides; each prints one line of what it
+# survived. Counts
 # and bounds: RONIC_STRESS_<PHASE>=COUNT and RONIC_STRESS_<PHASE>_SECS.
 # pass and fail always succeed: "check && pass || fail" is if-then-else here.
 # shellcheck disable=SC2015
@@ -99,6 +101,29 @@ stream_alive() {
 	return 1
 }
 
+# flood_start: 64-byte UDP frames from the peer to A's closed port 9,
+# 16 a millisecond (pktgen, beside the stream) during a phase; flood_stop
+# stops them and sets FLOOD_NOTE to how many reached A's UDP stack
+# (UdpNoPorts), or fails the phase with FLOOD_ERR if none did.
+FLOOD_NOTE='' FLOOD_ERR='' flood_nop0=0
+udp_noports() {
+	awk '/^Udp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "NoPorts") c = i; h = 1 }
+		else { print $c; exit } }' /proc/net/snmp
+}
+
+flood_start() {
+	flood_nop0=$(udp_noports)
+	pktgen_start "$PEER_NS" "$NIC_B" "$ADDR_A4" "$(cat "/sys/class/net/$NIC_A/address")" "" 1000000
+}
+
+flood_stop() {
+	local n
+	pktgen_stop "$PEER_NS"
+	n=$(($(udp_noports) - flood_nop0))
+	FLOOD_NOTE="pktgen: $n frames reached A's stack" FLOOD_ERR=''
+	[ "$n" -gt 0 ] || FLOOD_ERR="no pktgen frame reached A"
+}
+
 stream_stop() {
 	kill "$STREAM_PID" 2>/dev/null
 	wait "$STREAM_PID" 2>/dev/null
@@ -160,6 +185,7 @@ ethtool --set-priv-flags "$NIC_A" pci_ro_read off pci_ro_write off
 # ---------------------------------------------------------------- flags
 want=${RONIC_STRESS_FLAGS:-200} bound=${RONIC_STRESS_FLAGS_SECS:-35}
 stream_start --bidir
+flood_start
 t0=$SECONDS deadline=$((SECONDS + bound)) i=0 err=
 while [ "$i" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do
 	rd=off wr=off
@@ -171,7 +197,10 @@ while [ "$i" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do
 done
 note="iperf3 --bidir connection survived"
 stream_alive || { err=${err:-"iperf3 connection lost"}; note=; }
+# pktgen first: stream_stop waits for every background job.
+flood_stop
 stream_stop
+note+="${note:+, }$FLOOD_NOTE" err=${err:-$FLOOD_ERR}
 ethtool --set-priv-flags "$NIC_A" pci_ro_read off pci_ro_write off
 phase_result "private-flag switches" "$i" "$want" $((SECONDS - t0)) "$bound" "$err" "$note"
 data_check "flag switches"
@@ -180,6 +209,7 @@ data_check "flag switches"
 sizes=(256 512 1024 128 2048 64 4096 768)
 want=${RONIC_STRESS_RINGS:-100} bound=${RONIC_STRESS_RINGS_SECS:-30}
 stream_start --bidir
+flood_start
 t0=$SECONDS deadline=$((SECONDS + bound)) i=0 err=
 while [ "$i" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do
 	r=${sizes[$((i % ${#sizes[@]}))]} t=${sizes[$(((i + 3) % ${#sizes[@]}))]}
@@ -189,12 +219,16 @@ done
 ethtool -G "$NIC_A" rx 256 tx 256
 note="iperf3 connection survived"
 stream_alive || { err=${err:-"iperf3 connection lost"}; note=; }
+# pktgen first: stream_stop waits for every background job.
+flood_stop
 stream_stop
+note+="${note:+, }$FLOOD_NOTE" err=${err:-$FLOOD_ERR}
 phase_result "ethtool -G changes" "$i" "$want" $((SECONDS - t0)) "$bound" "$err" "$note"
 data_check "ethtool -G"
 
 want=${RONIC_STRESS_CHANNELS:-100} bound=${RONIC_STRESS_CHANNELS_SECS:-30}
 stream_start --bidir
+flood_start
 t0=$SECONDS deadline=$((SECONDS + bound)) i=0 err=
 while [ "$i" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do
 	c=$((i % NQ + 1))
@@ -204,7 +238,10 @@ done
 ethtool -L "$NIC_A" combined "$NQ"
 note="iperf3 connection survived"
 stream_alive || { err=${err:-"iperf3 connection lost"}; note=; }
+# pktgen first: stream_stop waits for every background job.
+flood_stop
 stream_stop
+note+="${note:+, }$FLOOD_NOTE" err=${err:-$FLOOD_ERR}
 phase_result "ethtool -L changes (1..$NQ)" "$i" "$want" $((SECONDS - t0)) "$bound" "$err" "$note"
 data_check "ethtool -L"
 
@@ -215,6 +252,7 @@ mtus=(9000 1280 4000 1500 2000 9000 1500)
 want=${RONIC_STRESS_MTU:-28} bound=${RONIC_STRESS_MTU_SECS:-20}
 ip -n "$PEER_NS" link set dev "$NIC_B" mtu 9000
 stream_start
+flood_start
 t0=$SECONDS deadline=$((SECONDS + bound)) i=0 err=
 while [ "$i" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do
 	m=${mtus[$((i % ${#mtus[@]}))]}
@@ -224,7 +262,10 @@ done
 ip link set dev "$NIC_A" mtu 1500
 note="iperf3 connection survived"
 stream_alive || { err=${err:-"iperf3 connection lost"}; note=; }
+# pktgen first: stream_stop waits for every background job.
+flood_stop
 stream_stop
+note+="${note:+, }$FLOOD_NOTE" err=${err:-$FLOOD_ERR}
 ip -n "$PEER_NS" link set dev "$NIC_B" mtu 1500
 works && ping -q -c 3 -i 0.2 -M "do" -s 1472 "$ADDR_B4" > /dev/null ||
 	err=${err:-"no full-size ping after the MTU changes"}
@@ -233,10 +274,10 @@ data_check "MTU changes"
 
 # ---------------------------------------------------------------- flaps
 # The host (tests/t-stress.sh) flaps nic0; each flap must show as one
-# carrier loss here. The link is off for 1 s, shorter than the 2 s
+# carrier loss here. The link is off for 0.4 s, shorter than the 2 s
 # watchdog poll: only the link-change interrupt sees every flap (before
 # the other-causes vector auto-cleared in EICR, the poll alone did).
-want=${RONIC_STRESS_FLAPS:-20} off_ms=${RONIC_STRESS_FLAP_OFF_MS:-1000} on_ms=${RONIC_STRESS_FLAP_ON_MS:-2000}
+want=${RONIC_STRESS_FLAPS:-100} off_ms=${RONIC_STRESS_FLAP_OFF_MS:-400} on_ms=${RONIC_STRESS_FLAP_ON_MS:-800}
 stream_start --bidir
 down0=$(cat "/sys/class/net/$NIC_A/carrier_down_count")
 rm -f "$RONIC_RESULTS/flap.done"
@@ -260,78 +301,75 @@ phase_result "link flaps from the QEMU monitor" "$flaps" "$want" $((SECONDS - t0
 data_check "link flaps"
 
 # ---------------------------------------------------------------- tx hang
-# Off by default (RONIC_STRESS_TXHANG=1 runs it): under QEMU the stack's
-# watchdog has not fired yet on the frozen queue (neither under a TCP
-# stream nor a UDP blast); the knob works, the test does not yet.
-if [ "${RONIC_STRESS_TXHANG:-0}" != 1 ]; then
-	log "stress: forced tx hang phase skipped (RONIC_STRESS_TXHANG=1 runs it)"
-else
-# Freeze the tail of the queue the stream uses; the stack's watchdog must
-# call ndo_tx_timeout and its reset bring the queue back.
-hang=/sys/kernel/debug/ronic/$BDF_A/tx_hang_queue
-stream_start
-sum_q() {
+txq_packets() {
 	ethtool -S "$NIC_A" | awk -v k="tx$1_packets:" '$1 == k { print $2 }'
 }
-declare -A before
-for q in $(seq 0 $((NQ - 1))); do before[$q]=$(sum_q "$q"); done
-sleep 1
-busy=0 most=-1
-for q in $(seq 0 $((NQ - 1))); do
-	d=$(($(sum_q "$q") - ${before[$q]}))
-	[ "$d" -le "$most" ] || { most=$d; busy=$q; }
-done
-# XPS sends everything to the frozen queue: TCP re-hashes a stalled flow
-# onto another queue, and the watchdog only looks at stopped queues.
-for q in $(seq 0 $((NQ - 1))); do
-	m=0
-	[ "$q" != "$busy" ] || m=ff
-	echo "$m" > "/sys/class/net/$NIC_A/queues/tx-$q/xps_cpus"
-done
-t_to0=$(cat "/sys/class/net/$NIC_A/queues/tx-$busy/tx_timeout")
-to0=$(ethtool -S "$NIC_A" | awk '$1 == "tx_timeouts:" { print $2 }')
-t0=$SECONDS err=
-dm0=$(dmesg | wc -l)
-if echo "$busy" > "$hang"; then
-	[ "$(cat "$hang")" = "$busy" ] || err="tx_hang_queue reads '$(cat "$hang")'"
-	# A stalled TCP stream backs off before the ring fills (and a ring of
-	# 4096 takes a ping flood 40 s); a UDP blast fills it at once, so the
-	# frozen queue stops, as a hung one would.
-	timeout 40 socat -u -b 1400 /dev/zero "UDP:$ADDR_B4:9" > /dev/null 2>&1 &
-	flood=$!
-	wait_until 30 dmesg_has "transmit queue $busy timed out" ||
-		err=${err:-"no watchdog timeout on queue $busy in 30 s"}
-	kill "$flood" 2>/dev/null
-	wait "$flood" 2>/dev/null
-	wait_until 10 dmesg_has "tx queue $busy timed out" ||
-		err=${err:-"ndo_tx_timeout did not report queue $busy"}
-else
-	err="write $busy to $hang failed"
-fi
-secs=$((SECONDS - t0))
-wait_until 10 sh -c "[ \"\$(cat $hang)\" = none ]" || err=${err:-"freeze not cleared by the reset"}
-to1=$(ethtool -S "$NIC_A" | awk '$1 == "tx_timeouts:" { print $2 }')
-t_to1=$(cat "/sys/class/net/$NIC_A/queues/tx-$busy/tx_timeout")
-[ $((to1 - to0)) -ge 1 ] && [ $((t_to1 - t_to0)) -ge 1 ] ||
-	err=${err:-"tx_timeouts $to0 -> $to1, tx-$busy/tx_timeout $t_to0 -> $t_to1"}
-note=
-if stream_alive; then note="iperf3 connection resumed"; else err=${err:-"iperf3 connection did not resume"}; fi
-stream_stop
-for q in $(seq 0 $((NQ - 1))); do
-	echo 0 > "/sys/class/net/$NIC_A/queues/tx-$q/xps_cpus"
-done
-refused=no
-echo "$NQ" > "$hang" 2> /dev/null || refused=yes
-[ "$refused" = yes ] || err=${err:-"queue $NQ (out of range) accepted"}
-[ "$(cat "$hang")" = none ] || { err=${err:-"queue $NQ was frozen"}; ip link set "$NIC_A" down; ip link set "$NIC_A" up; works; }
-[ -n "$err" ] || timeouts_recovered=$((timeouts_recovered + to1 - to0))
-if [ -z "$err" ]; then
-	pass "stress: forced tx hang on queue $busy: watchdog timeout in $secs s, $((to1 - to0)) tx_timeouts, reset recovered, $note"
-else
-	fail "stress: forced tx hang on queue $busy" "$err"
-fi
+
+tx_timeouts() {
+	ethtool -S "$NIC_A" | awk '$1 == "tx_timeouts:" { print $2 }'
+}
+
+# tx_hang_phase: freeze the tail of the last stack queue while pktgen
+# sends on it from A; the queue fills and stops, the stack's watchdog must
+# call ndo_tx_timeout, and its reset bring the queue back: pktgen's frames
+# flow on it again and the iperf3 stream on whichever queue it uses
+# resumes. pktgen, unlike a socket, keeps the queue full: a stalled TCP
+# flow backs off, and a UDP socket gives up on the peer's ICMP errors.
+tx_hang_phase() {
+	local hang=/sys/kernel/debug/ronic/$BDF_A/tx_hang_queue
+	local q=$((NQ - 1)) err='' note='' t0 to0 to1 t_to0 t_to1 p0 p1 secs
+	local sysq=/sys/class/net/$NIC_A/queues/tx-$q/tx_timeout
+
+	stream_start
+	t_to0=$(cat "$sysq")
+	to0=$(tx_timeouts)
+	dm0=$(dmesg | wc -l)
+	t0=$SECONDS
+	if echo "$q" > "$hang"; then
+		[ "$(cat "$hang")" = "$q" ] || err="tx_hang_queue reads '$(cat "$hang")'"
+		pktgen_start "" "$NIC_A" "$ADDR_B4" \
+			"$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")" "$q"
+		wait_until 30 dmesg_has "transmit queue $q timed out" ||
+			err=${err:-"no watchdog timeout on queue $q in 30 s"}
+		secs=$((SECONDS - t0))
+		wait_until 10 dmesg_has "tx queue $q timed out" ||
+			err=${err:-"ndo_tx_timeout did not report queue $q"}
+		wait_until 10 sh -c "[ \"\$(cat $hang)\" = none ]" ||
+			err=${err:-"freeze not cleared by the reset"}
+		# The reset drops the carrier for a moment, and pktgen stops a
+		# device at a carrier loss: start it again on the same queue.
+		pktgen_stop ""
+		wait_until 20 has_carrier "" "$NIC_A"
+		p0=$(txq_packets "$q")
+		pktgen_start "" "$NIC_A" "$ADDR_B4" \
+			"$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")" "$q"
+		sleep 2
+		pktgen_stop ""
+		p1=$(txq_packets "$q")
+		[ "$p1" -gt "$p0" ] || err=${err:-"queue $q sent nothing after the reset ($p0 -> $p1)"}
+	else
+		err="write $q to $hang failed"
+	fi
+	to1=$(tx_timeouts)
+	t_to1=$(cat "$sysq")
+	[ $((to1 - to0)) -ge 1 ] && [ $((t_to1 - t_to0)) -ge 1 ] ||
+		err=${err:-"tx_timeouts $to0 -> $to1, tx-$q/tx_timeout $t_to0 -> $t_to1"}
+	if stream_alive; then note="iperf3 connection resumed"; else err=${err:-"iperf3 connection did not resume"}; fi
+	stream_stop
+	if echo "$NQ" > "$hang" 2> /dev/null; then
+		err=${err:-"queue $NQ (out of range) accepted"}
+	fi
+	[ "$(cat "$hang")" = none ] || { err=${err:-"queue $NQ was frozen"}; ip link set "$NIC_A" down; ip link set "$NIC_A" up; works; }
+	if [ -z "$err" ]; then
+		timeouts_recovered=$((timeouts_recovered + to1 - to0))
+		pass "stress: forced tx hang on queue $q under pktgen: watchdog timeout in $secs s, $((to1 - to0)) tx_timeouts, reset recovered, pktgen $((p1 - p0)) frames in 2 s after it, $note"
+	else
+		fail "stress: forced tx hang on queue $q" "$err"
+	fi
+}
+
+tx_hang_phase
 data_check "tx hang"
-fi
 
 # ---------------------------------------------------------------- reload
 # No stream survives an rmmod: a ping every 10 cycles, the data at the end.
@@ -356,8 +394,7 @@ data_check "reload cycles"
 reports=$(dmesg | grep -cE 'WARNING:|BUG:|Oops|KASAN|UBSAN|DMA-API|lockdep|refcount_t:')
 held "stress: cycles survived: $cycles_total"
 held "stress: bytes checked by sha256: $bytes_checked ($((bytes_checked / 1048576)) MiB)"
-[ "${RONIC_STRESS_TXHANG:-0}" != 1 ] ||
-	held "stress: tx timeouts recovered: $timeouts_recovered"
+held "stress: tx timeouts recovered: $timeouts_recovered"
 held "stress: kernel reports found: $reports"
 [ "$reports" = 0 ] && pass "stress: no kernel report in dmesg" || fail "stress: kernel reports" "$reports"
 
