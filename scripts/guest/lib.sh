@@ -387,6 +387,42 @@ pktgen_stop() {
 	wait "$PKTGEN_PID" 2>/dev/null
 }
 
+# ------------------------------------------------------------ DMA maps
+
+# dma_maps_start: count streaming DMA map calls per device from now on:
+# kprobes on dma_map_page_attrs (dma_map_single and page_pool land there
+# too) and dma_map_sg_attrs, each with a histogram keyed by the device's
+# name (the first field of struct device is its kobject, whose first is
+# the name). dma_maps BDF prints the calls counted for BDF so far.
+DMA_MAP_EVENTS="map_page map_sg"
+dma_maps_start() {
+	local t=/sys/kernel/tracing e
+	echo 'p:ronic_dma/map_page dma_map_page_attrs dev=+0(+0(%di)):string' >> $t/kprobe_events &&
+		echo 'p:ronic_dma/map_sg dma_map_sg_attrs dev=+0(+0(%di)):string' >> $t/kprobe_events ||
+		return 1
+	for e in $DMA_MAP_EVENTS; do
+		echo 'hist:keys=dev' > "$t/events/ronic_dma/$e/trigger" || return 1
+	done
+}
+
+dma_maps() {
+	local e n=0 c
+	for e in $DMA_MAP_EVENTS; do
+		c=$(awk -v d="$1" '$2 == "dev:" && $3 == d { for (i = 4; i <= NF; i++) if ($i == "hitcount:") print $(i + 1) }' \
+			"/sys/kernel/tracing/events/ronic_dma/$e/hist")
+		n=$((n + ${c:-0}))
+	done
+	echo "$n"
+}
+
+dma_maps_stop() {
+	local t=/sys/kernel/tracing e
+	for e in $DMA_MAP_EVENTS; do
+		echo '!hist:keys=dev' > "$t/events/ronic_dma/$e/trigger" 2>/dev/null
+		echo "-:ronic_dma/$e" >> $t/kprobe_events 2>/dev/null
+	done
+}
+
 # ------------------------------------------------------------ the host
 
 # vm_hmp CMD...: run a QEMU monitor (HMP) command on the host side (vm.sh
