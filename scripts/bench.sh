@@ -11,9 +11,11 @@
 #                                                       run's saved figures)
 #
 # Three boots (scripts/guest/bench.sh measures inside each):
-#   plain  2 vCPUs: TCP both ways, the four relaxed-ordering flag
+#   plain  2 vCPUs: TCP (1 and 4 streams, both ways), small-frame UDP pps
+#          and DMA maps per frame, the four relaxed-ordering flag
 #          combinations, XDP_DROP and XDP_TX pps
-#   iommu  2 vCPUs, emulated intel-iommu in strict mode: TCP and XDP again
+#   iommu  2 vCPUs, emulated intel-iommu in strict mode: TCP, UDP and XDP
+#          again
 #   smp    72 vCPUs (more CPUs than XDP rings: ronic's locked XDP_TX path):
 #          XDP_DROP and XDP_TX pps
 # A ratio is the median of ronic's runs over the median of the reference
@@ -70,8 +72,8 @@ boots=${RONIC_BENCH_BOOTS:-plain iommu smp}
 [ -z "$from" ] || boots=
 for b in $boots; do
 	case $b in
-	plain) boot plain tcp,ro,xdp ;;
-	iommu) boot iommu tcp,xdp --iommu ;;
+	plain) boot plain "${RONIC_BENCH_PLAIN_PARTS:-tcp,udp,ro,xdp}" ;;
+	iommu) boot iommu "${RONIC_BENCH_IOMMU_PARTS:-tcp,udp,xdp}" --iommu ;;
 	smp) boot smp xdp --smp "${RONIC_BENCH_SMP:-72}" ;;
 	*) echo "bench.sh: unknown boot $b" >&2; exit 2 ;;
 	esac
@@ -87,6 +89,10 @@ data=$out/data.tsv
 		sed "s/^/$b\t/" "$run/$b/bench.tsv"
 	done
 } > "$data"
+# The same figures as JSON: one object per measurement.
+jq -Rn '[inputs | split("\t")] | .[0] as $h | .[1:]
+	| map([$h, .] | transpose | map({(.[0]): .[1]}) | add
+	| .round |= tonumber | .value |= tonumber)' < "$data" > "$out/data.json"
 
 # ratio BOOT CASE DRV REFBOOT REFCASE REFDRV: "median ref ratio lo hi" of the
 # runs, or nothing if either side has none. Per-round ratios pair the runs
@@ -119,6 +125,14 @@ rows=(
 	"TCP rx, 2 vCPUs|ronic / igb|>= 0.90|plain tcp_rx ronic plain tcp_rx igb"
 	"TCP tx, IOMMU strict|ronic / igb|>= 0.90|iommu tcp_tx ronic iommu tcp_tx igb"
 	"TCP rx, IOMMU strict|ronic / igb|>= 0.90|iommu tcp_rx ronic iommu tcp_rx igb"
+	"TCP tx 4 streams, 2 vCPUs|ronic / igb|>= 1.0|plain tcp_tx4 ronic plain tcp_tx4 igb"
+	"TCP tx 4 streams, IOMMU strict|ronic / igb|>= 1.1|iommu tcp_tx4 ronic iommu tcp_tx4 igb"
+	"TCP both ways, 2 vCPUs|ronic / igb|>= 1.0|plain tcp_bidir ronic plain tcp_bidir igb"
+	"TCP both ways, IOMMU strict|ronic / igb|>= 1.1|iommu tcp_bidir ronic iommu tcp_bidir igb"
+	"UDP 60-byte tx pps, 2 vCPUs|ronic / igb|>= 1.0|plain udp_tx_pps ronic plain udp_tx_pps igb"
+	"UDP 60-byte tx pps, IOMMU strict|ronic / igb|>= 1.3|iommu udp_tx_pps ronic iommu udp_tx_pps igb"
+	"UDP 60-byte rx pps, 2 vCPUs|ronic / igb|>= 1.0|plain udp_rx_pps ronic plain udp_rx_pps igb"
+	"UDP 60-byte rx pps, IOMMU strict|ronic / igb|>= 1.0|iommu udp_rx_pps ronic iommu udp_rx_pps igb"
 	"XDP_DROP pps, 2 vCPUs|ronic / igb|>= 1.0|plain xdp_drop ronic plain xdp_drop igb"
 	"XDP_TX pps, 2 vCPUs|ronic / igb|>= 1.2|plain xdp_tx ronic plain xdp_tx igb"
 	"XDP_DROP pps, IOMMU strict|ronic / igb|>= 1.0|iommu xdp_drop ronic iommu xdp_drop igb"
@@ -160,7 +174,36 @@ table=$run/ratios.tsv
 		q=
 	done
 	echo
-	echo "TCP in Mbit/s (iperf3, one stream), XDP in frames per second (pktgen"
+	# DMA maps per frame are exact counts: medians, no ratio.
+	maps=$(awk -F'\t' '
+		NR > 1 && $2 == "udp" && $3 ~ /^maps_/ { v[$1 " " $3 " " $4] = v[$1 " " $3 " " $4] " " $6 }
+		function med(s,    a, n, i, j, t) {
+			n = split(s, a, " ")
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+				if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		END {
+			split("plain iommu", boots, " ")
+			for (b = 1; b <= 2; b++) for (c = 0; c < 2; c++) {
+				k = c ? "maps_tx_small" : "maps_rx"
+				if (!((boots[b] " " k " ronic") in v)) continue
+				printf "| %s, %s | %s | %s | %s |\n", (c ? "small tx frame" : "received frame"),
+					(b == 1 ? "2 vCPUs" : "IOMMU strict"), med(v[boots[b] " " k " ronic"]),
+					med(v[boots[b] " " k " igb"]), (c ? "0" : "<= 0.05")
+			}
+		}' "$data")
+	if [ -n "$maps" ]; then
+		echo "DMA map calls per frame (kprobes on \`dma_map_page_attrs\` and"
+		echo "\`dma_map_sg_attrs\` keyed by device; medians of the rounds):"
+		echo
+		echo "| Per | ronic | igb | target (ronic) |"
+		echo "|---|---:|---:|---|"
+		echo "$maps"
+		echo
+	fi
+	echo "TCP in Mbit/s (iperf3; one stream unless the case says), UDP and XDP in"
+	echo "frames per second (pktgen"
 	echo "64-byte frames from an igb peer; XDP_DROP counted by the program, XDP_TX"
 	echo "as frames back at the peer). Under TCG every figure is CPU bound and"
 	echo "single rounds swing by tens of percent: read the ratios, not the figures."
@@ -173,7 +216,7 @@ table=$run/ratios.tsv
 	echo
 	echo "![flags and CPU count](other.png)"
 	echo
-	echo "Raw figures: [data.tsv](data.tsv). Took $(((t1 - t0) / 60)) minutes."
+	echo "Raw figures: [data.tsv](data.tsv), [data.json](data.json). Took $(((t1 - t0) / 60)) minutes."
 } > "$report"
 
 # Charts: ronic/igb per case with the IOMMU off and on, and the others.

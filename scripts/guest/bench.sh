@@ -2,10 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest side of scripts/bench.sh: one boot measures the parts listed in
-# RONIC_BENCH_PARTS (tcp, ro, xdp) and appends one line per measurement to
-# $RONIC_RESULTS/bench.tsv:  part  case  driver  round  value  unit
+# RONIC_BENCH_PARTS (tcp, udp, ro, xdp) and appends one line per measurement
+# to $RONIC_RESULTS/bench.tsv:  part  case  driver  round  value  unit
 #
-#   tcp  iperf3 TCP tx and rx, ronic<->ronic against igb<->igb
+#   tcp  iperf3 TCP tx and rx (one stream), tx with 4 streams and both
+#        ways at once (--bidir), ronic<->ronic against igb<->igb
+#   udp  the port under test (ronic or igb) against an igb peer: pktgen
+#        60-byte frames sent a second and received a second, and its DMA
+#        map calls per received frame and per small frame sent (kprobes)
 #   ro   iperf3 TCP tx, ronic<->ronic, for the four pci_ro_read/pci_ro_write
 #        combinations (the ratio is to both flags off)
 #   xdp  XDP_DROP rx pps and XDP_TX pps of the port under test (ronic or
@@ -46,8 +50,31 @@ tcp_part() {
 				record tcp tcp_tx "$drv" "$r" "$m" Mbit/s
 			m=$(iperf_tcp "$PEER_NS" root "$secs") &&
 				record tcp tcp_rx "$drv" "$r" "$m" Mbit/s
+			m=$(iperf_tcp root "$PEER_NS" "$secs" -P 4) &&
+				record tcp tcp_tx4 "$drv" "$r" "$m" Mbit/s
+			m=$(iperf_tcp root "$PEER_NS" "$secs" --bidir) &&
+				record tcp tcp_bidir "$drv" "$r" "$m" Mbit/s
 		done
 	done
+}
+
+# udp_part: port A's driver against an igb peer (dma_map_rates): pktgen's
+# 60-byte frames sent a second and received a second (reaching the UDP
+# stack), and A's DMA map calls per received TCP frame and per small frame
+# sent, counted by kprobes.
+udp_part() {
+	local r drv
+	dma_maps_start || { log "udp: no DMA map probes"; return; }
+	for r in $(seq "$rounds"); do
+		for drv in igb ronic; do
+			dma_map_rates "$drv" "$secs" || { log "udp: $drv failed"; continue; }
+			record udp udp_tx_pps "$drv" "$r" "$TX_PPS" frames/s
+			record udp udp_rx_pps "$drv" "$r" "$RX_PPS" frames/s
+			record udp maps_rx "$drv" "$r" "$RX_RATE" maps/frame
+			record udp maps_tx_small "$drv" "$r" "$TX_RATE" maps/frame
+		done
+	done
+	dma_maps_stop
 }
 
 # set_ro NS DEV READ WRITE
@@ -137,6 +164,7 @@ xdp_part() {
 : > "$tsv"
 log "bench: parts $parts, $rounds rounds of ${secs}s, $(nproc) CPUs, IOMMU ${RONIC_VM_IOMMU:-0}"
 has_part tcp && tcp_part
+has_part udp && udp_part
 has_part ro && ro_part
 has_part xdp && xdp_part
 pair_down

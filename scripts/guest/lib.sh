@@ -323,7 +323,8 @@ ping_check() {
 # iperf_tcp FROM_NS TO_NS SECONDS [EXTRA IPERF3 CLIENT ARGS...]: TCP from
 # FROM to TO (namespace "root" or "peer"; the server runs in TO) for
 # SECONDS; prints the receiver's end.sum_received.bits_per_second in
-# Mbit/s (one decimal). Non-zero status if the run failed.
+# Mbit/s (one decimal; with --bidir, the two directions added up).
+# Non-zero status if the run failed.
 IPERF_PORT=5201
 iperf_tcp() {
 	local from=$1 to=$2 secs=$3 addr spid json mbps rc=0
@@ -344,7 +345,9 @@ iperf_tcp() {
 		-t "$secs" -J --connect-timeout 5000 "$@" > "$json" 2>&1 || rc=$?
 	kill "$spid" 2>/dev/null
 	wait "$spid" 2>/dev/null
-	mbps=$(jq -r '(.end.sum_received.bits_per_second // 0) / 1e6 * 10 | floor / 10' \
+	# --bidir: both directions added up.
+	mbps=$(jq -r '((.end.sum_received.bits_per_second // 0) +
+		(.end.sum_received_bidir_reverse.bits_per_second // 0)) / 1e6 * 10 | floor / 10' \
 		"$json" 2>/dev/null)
 	if [ "$rc" -ne 0 ] || [ -z "$mbps" ] || [ "$mbps" = 0 ]; then
 		log "iperf3 $from -> $to failed (rc $rc): $(jq -r '.error // empty' "$json" 2>/dev/null | head -1)"
@@ -413,6 +416,54 @@ dma_maps() {
 		n=$((n + ${c:-0}))
 	done
 	echo "$n"
+}
+
+# dma_map_rates DRIVER SECS: DRIVER on port A against igb, SECS of each:
+# a TCP stream B -> A, pktgen's 60-byte frames from A, then from B. Sets
+# RX_RATE and TX_RATE (A's DMA maps per received frame and per small
+# frame sent, 3 places; dma_maps_start first), TX_PPS (small frames A sent
+# a second) and RX_PPS (small frames from B that reached A's UDP stack a
+# second, as UdpNoPorts).
+# shellcheck disable=SC2034 # RX_RATE and the others are the results
+dma_map_rates() {
+	local drv=$1 secs=$2 m0 p0 m1 p1 mac t0 t1
+	RX_RATE='' TX_RATE='' TX_PPS='' RX_PPS=''
+	pair_up "$drv" igb || return 1
+	m0=$(dma_maps "$BDF_A") p0=$(cat "/sys/class/net/$NIC_A/statistics/rx_packets")
+	iperf_tcp "$PEER_NS" root "$secs" > /dev/null || return 1
+	m1=$(dma_maps "$BDF_A") p1=$(cat "/sys/class/net/$NIC_A/statistics/rx_packets")
+	RX_RATE=$(awk -v m=$((m1 - m0)) -v p=$((p1 - p0)) 'BEGIN { printf "%.3f", p ? m / p : 99 }')
+	log "$drv rx: $((m1 - m0)) maps for $((p1 - p0)) frames"
+
+	mac=$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
+	m0=$(dma_maps "$BDF_A") p0=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
+	t0=$(date +%s%N)
+	pktgen_start "" "$NIC_A" "$ADDR_B4" "$mac"
+	sleep "$secs"
+	pktgen_stop ""
+	t1=$(date +%s%N)
+	m1=$(dma_maps "$BDF_A") p1=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
+	TX_RATE=$(awk -v m=$((m1 - m0)) -v p=$((p1 - p0)) 'BEGIN { printf "%.3f", p ? m / p : 99 }')
+	TX_PPS=$(((p1 - p0) * 1000000000 / (t1 - t0)))
+	log "$drv small tx: $((m1 - m0)) maps for $((p1 - p0)) frames, $TX_PPS a second"
+
+	p0=$(udp_noports)
+	t0=$(date +%s%N)
+	pktgen_start "$PEER_NS" "$NIC_B" "$ADDR_A4" "$(cat "/sys/class/net/$NIC_A/address")"
+	sleep "$secs"
+	pktgen_stop "$PEER_NS"
+	t1=$(date +%s%N)
+	p1=$(udp_noports)
+	RX_PPS=$(((p1 - p0) * 1000000000 / (t1 - t0)))
+	log "$drv small rx: $((p1 - p0)) frames to the UDP stack, $RX_PPS a second"
+	pair_down
+}
+
+# udp_noports: UDP datagrams the stack received for a closed port so far
+# (pktgen's frames to port 9).
+udp_noports() {
+	awk '/^Udp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "NoPorts") c = i; h = 1 }
+		else { print $c; exit } }' /proc/net/snmp
 }
 
 dma_maps_stop() {

@@ -56,40 +56,15 @@ done
 pair_down
 
 # DMA map calls per packet on port A, the DUT and then igb, against an igb
-# peer: rx under a TCP stream from B (page_pool pages stay mapped: at
-# most 0.05 a frame), and small tx frames (pktgen's 60 bytes, under the
-# copybreak: none at all). With a strict IOMMU each map is an IOVA
-# allocation and each unmap an IOTLB flush, so these counts are what the
-# IOMMU costs; igb's own counts show that the probes see every map.
-# The small frames' rate is compared too: under a strict IOMMU it is the
-# map and unmap per frame that igb pays and ronic does not.
-# map_rates DRIVER: sets RX_RATE and TX_RATE (maps per packet, 3 places)
-# and TX_PPS (small frames sent a second).
-map_rates() {
-	local m0 p0 m1 p1 mac t0 t1
-	RX_RATE='' TX_RATE='' TX_PPS=''
-	pair_up "$1" igb || return 1
-	m0=$(dma_maps "$BDF_A") p0=$(cat "/sys/class/net/$NIC_A/statistics/rx_packets")
-	iperf_tcp "$PEER_NS" root 5 > /dev/null || return 1
-	m1=$(dma_maps "$BDF_A") p1=$(cat "/sys/class/net/$NIC_A/statistics/rx_packets")
-	RX_RATE=$(awk -v m=$((m1 - m0)) -v p=$((p1 - p0)) 'BEGIN { printf "%.3f", p ? m / p : 99 }')
-	log "$1 rx: $((m1 - m0)) maps for $((p1 - p0)) frames"
-	mac=$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
-	m0=$(dma_maps "$BDF_A") p0=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
-	t0=$(date +%s%N)
-	pktgen_start "" "$NIC_A" "$ADDR_B4" "$mac"
-	sleep 3
-	pktgen_stop ""
-	t1=$(date +%s%N)
-	m1=$(dma_maps "$BDF_A") p1=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
-	TX_PPS=$(((p1 - p0) * 1000000000 / (t1 - t0)))
-	TX_RATE=$(awk -v m=$((m1 - m0)) -v p=$((p1 - p0)) 'BEGIN { printf "%.3f", p ? m / p : 99 }')
-	log "$1 small tx: $((m1 - m0)) maps for $((p1 - p0)) frames"
-	pair_down
-}
-
+# peer (dma_map_rates in lib.sh): rx under a TCP stream from B (page_pool
+# pages stay mapped: at most 0.05 a frame), and small tx frames (pktgen's
+# 60 bytes, under the copybreak: none at all). With a strict IOMMU each
+# map is an IOVA allocation and each unmap an IOTLB flush, so these counts
+# are what the IOMMU costs; igb's own counts show that the probes see
+# every map. The small frames' rate is compared too: under a strict IOMMU
+# it is the map and unmap per frame that igb pays and ronic does not.
 if dma_maps_start; then
-	if map_rates "$dut"; then
+	if dma_map_rates "$dut" 3; then
 		dut_rx=$RX_RATE dut_tx=$TX_RATE dut_pps=$TX_PPS
 		awk -v r="$dut_rx" 'BEGIN { exit !(r <= 0.05) }' &&
 			pass "iommu: $dut rx: $dut_rx DMA maps a frame (<= 0.05)" ||
@@ -100,7 +75,7 @@ if dma_maps_start; then
 	else
 		fail "iommu: DMA maps a frame with $dut" "traffic failed"
 	fi
-	if map_rates igb; then
+	if dma_map_rates igb 3; then
 		awk -v r="$TX_RATE" 'BEGIN { exit !(r >= 0.5) }' &&
 			pass "iommu: igb for reference: rx $RX_RATE, small tx $TX_RATE DMA maps a frame (the probes count)" ||
 			fail "iommu: igb small tx maps counted" "$TX_RATE a frame"

@@ -106,11 +106,6 @@ stream_alive() {
 # stops them and sets FLOOD_NOTE to how many reached A's UDP stack
 # (UdpNoPorts), or fails the phase with FLOOD_ERR if none did.
 FLOOD_NOTE='' FLOOD_ERR='' flood_nop0=0
-udp_noports() {
-	awk '/^Udp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "NoPorts") c = i; h = 1 }
-		else { print $c; exit } }' /proc/net/snmp
-}
-
 flood_start() {
 	flood_nop0=$(udp_noports)
 	pktgen_start "$PEER_NS" "$NIC_B" "$ADDR_A4" "$(cat "/sys/class/net/$NIC_A/address")" "" 1000000
