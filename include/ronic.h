@@ -50,6 +50,7 @@ struct ronic_tx_xmit_stats {
 	u64_stats_t dma_weak;	/* mappings made with DMA_ATTR_WEAK_ORDERING */
 	u64_stats_t copybreak;	/* frames copied to the bounce slot, unmapped */
 	u64_stats_t descs;	/* descriptors written, context ones included */
+	u64_stats_t head_copy;	/* linear parts copied to the bounce slot */
 };
 
 /* Written by tx completion (NAPI) only. */
@@ -102,6 +103,12 @@ struct ronic_rx_buffer {
 	struct page *page;
 	u32 page_offset;		/* where the slot starts in the page */
 };
+
+/* The kernel address of an rx buffer's slot (pool pages are lowmem). */
+static inline void *ronic_rx_slot_va(const struct ronic_rx_buffer *buf)
+{
+	return page_address(buf->page) + buf->page_offset;
+}
 
 struct ronic_ring {
 	struct ronic_q_vector *q_vector;

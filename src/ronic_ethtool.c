@@ -264,7 +264,7 @@ static const char ronic_priv_flag_names[][ETH_GSTRING_LEN] = {
 static_assert(RONIC_RO_READ == BIT(0) && RONIC_RO_WRITE == BIT(1));
 
 /* The name lists below follow the counter structures field by field. */
-static_assert(sizeof(struct ronic_tx_xmit_stats) == 9 * sizeof(u64_stats_t));
+static_assert(sizeof(struct ronic_tx_xmit_stats) == 10 * sizeof(u64_stats_t));
 static_assert(sizeof(struct ronic_rx_ring_stats) == 10 * sizeof(u64_stats_t));
 static_assert(sizeof(struct ronic_xdp_ring_stats) == 3 * sizeof(u64_stats_t));
 
@@ -313,6 +313,7 @@ static const char * const ronic_drv_stat_names[] = {
 static const char * const ronic_txq_stat_names[] = {
 	"packets", "bytes", "restarts", "busy", "map_errors", "csum_offload",
 	"tso", "linearized", "dropped", "dma_weak", "copybreak", "descs",
+	"head_copy",
 };
 
 static const char * const ronic_rxq_stat_names[] = {

@@ -172,8 +172,7 @@ enum ronic_xdp_verdict ronic_xdp_run(struct ronic_ring *rx_ring,
 	u32 act;
 
 	xdp_init_buff(&xdp, RONIC_RX_SLOT_LEN, &rx_ring->xdp_rxq);
-	xdp_prepare_buff(&xdp, page_address(buf->page) + buf->page_offset,
-			 *offset, *len, true);
+	xdp_prepare_buff(&xdp, ronic_rx_slot_va(buf), *offset, *len, true);
 
 	act = bpf_prog_run_xdp(prog, &xdp);
 	switch (act) {

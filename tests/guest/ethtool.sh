@@ -264,11 +264,19 @@ descs_per_mb() {
 	d1=$(sum_of descs) b1=$(sum_of bytes)
 	echo $(((d1 - d0) * 1048576 / (b1 - b0 + 1)))
 }
-on=$(descs_per_mb on) off=$(descs_per_mb off)
+h0=$(sum_of head_copy)
+on=$(descs_per_mb on)
+h1=$(sum_of head_copy)
+off=$(descs_per_mb off)
 ethtool -K "$NIC_A" tso on
 [ -n "$on" ] && [ -n "$off" ] && [ "$on" -gt 0 ] && [ $((on * 2)) -lt "$off" ] &&
 	pass "TSO on: $on tx descriptors per MiB, off: $off (16 MiB each)" ||
 	fail "TSO on takes fewer descriptors" "on '${on}', off '${off}' per MiB"
+# A TSO frame's headers (its linear part) go to the coherent slot: 16 MiB
+# is at least 256 frames of 64 KiB, each with its headers copied.
+[ $((h1 - h0)) -ge 256 ] &&
+	pass "TSO frames' headers copied, not mapped: txN_head_copy grew by $((h1 - h0))" ||
+	fail "TSO frames' headers copied" "txN_head_copy grew by $((h1 - h0))"
 
 # XPS: each tx queue sends from the CPU its vector's interrupt is steered
 # to (queue % CPUs), set at open and again after -L.
