@@ -132,8 +132,7 @@ xdp_rate() {
 		log "xdp: attach $prog on $DRV_A: $out"
 		return 1
 	fi
-	pktgen_start "$PEER_NS" "$NIC_B" "$ADDR_A4" "$(cat "/sys/class/net/$NIC_A/address")" ||
-		return 1
+	pktgen_peer_to_a 0 || return 1
 	sleep 2
 	c0=$(bench_count) p0=$(peer_rx)
 	sleep "$secs"

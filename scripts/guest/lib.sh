@@ -384,6 +384,13 @@ pktgen_start() {
 	PKTGEN_PID=$!
 }
 
+# pktgen_peer_to_a DELAY_NS: pktgen_start from the peer's port to A (one
+# frame each DELAY_NS, 0 for as fast as it goes), stopped with
+# pktgen_stop "$PEER_NS".
+pktgen_peer_to_a() {
+	pktgen_start "$PEER_NS" "$NIC_B" "$ADDR_A4" "$(cat "/sys/class/net/$NIC_A/address")" "" "$1"
+}
+
 # pktgen_stop NS
 pktgen_stop() {
 	in_ns "$1" bash -c 'echo stop > /proc/net/pktgen/pgctrl' 2>/dev/null
@@ -418,44 +425,58 @@ dma_maps() {
 	echo "$n"
 }
 
-# dma_map_rates DRIVER SECS: DRIVER on port A against igb, SECS of each:
-# a TCP stream B -> A, pktgen's 60-byte frames from A, then from B. Sets
-# RX_RATE and TX_RATE (A's DMA maps per received frame and per small
-# frame sent, 3 places; dma_maps_start first), TX_PPS (small frames A sent
-# a second) and RX_PPS (small frames from B that reached A's UDP stack a
-# second, as UdpNoPorts).
+# dma_map_rates DRIVER SECS [PARTS]: DRIVER on port A against igb, SECS of
+# each part of PARTS ("rx tx srx" if not given): rx, a TCP stream B -> A;
+# ttx, a TCP stream A -> B; tx, pktgen's 60-byte frames from A; srx, the
+# same frames from B. Sets RX_RATE, TCP_TX_RATE and TX_RATE (A's DMA maps
+# per frame received, per TCP frame sent (TSO frames counted as the
+# frames on the wire, the ACKs coming in included) and per small frame
+# sent, 3 places; dma_maps_start first), TX_PPS (small frames A sent a
+# second) and RX_PPS (small frames from B that reached A's UDP stack a
+# second, as UdpNoPorts); a part not run leaves its results empty.
 # shellcheck disable=SC2034 # RX_RATE and the others are the results
 dma_map_rates() {
-	local drv=$1 secs=$2 m0 p0 m1 p1 mac t0 t1
-	RX_RATE='' TX_RATE='' TX_PPS='' RX_PPS=''
+	local drv=$1 secs=$2 parts=" ${3:-rx tx srx} " m0 p0 m1 p1 mac t0 t1
+	RX_RATE='' TCP_TX_RATE='' TX_RATE='' TX_PPS='' RX_PPS=''
 	pair_up "$drv" igb || return 1
-	m0=$(dma_maps "$BDF_A") p0=$(cat "/sys/class/net/$NIC_A/statistics/rx_packets")
-	iperf_tcp "$PEER_NS" root "$secs" > /dev/null || return 1
-	m1=$(dma_maps "$BDF_A") p1=$(cat "/sys/class/net/$NIC_A/statistics/rx_packets")
-	RX_RATE=$(awk -v m=$((m1 - m0)) -v p=$((p1 - p0)) 'BEGIN { printf "%.3f", p ? m / p : 99 }')
-	log "$drv rx: $((m1 - m0)) maps for $((p1 - p0)) frames"
-
-	mac=$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
-	m0=$(dma_maps "$BDF_A") p0=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
-	t0=$(date +%s%N)
-	pktgen_start "" "$NIC_A" "$ADDR_B4" "$mac"
-	sleep "$secs"
-	pktgen_stop ""
-	t1=$(date +%s%N)
-	m1=$(dma_maps "$BDF_A") p1=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
-	TX_RATE=$(awk -v m=$((m1 - m0)) -v p=$((p1 - p0)) 'BEGIN { printf "%.3f", p ? m / p : 99 }')
-	TX_PPS=$(((p1 - p0) * 1000000000 / (t1 - t0)))
-	log "$drv small tx: $((m1 - m0)) maps for $((p1 - p0)) frames, $TX_PPS a second"
-
-	p0=$(udp_noports)
-	t0=$(date +%s%N)
-	pktgen_start "$PEER_NS" "$NIC_B" "$ADDR_A4" "$(cat "/sys/class/net/$NIC_A/address")"
-	sleep "$secs"
-	pktgen_stop "$PEER_NS"
-	t1=$(date +%s%N)
-	p1=$(udp_noports)
-	RX_PPS=$(((p1 - p0) * 1000000000 / (t1 - t0)))
-	log "$drv small rx: $((p1 - p0)) frames to the UDP stack, $RX_PPS a second"
+	if [[ $parts == *" rx "* ]]; then
+		m0=$(dma_maps "$BDF_A") p0=$(cat "/sys/class/net/$NIC_A/statistics/rx_packets")
+		iperf_tcp "$PEER_NS" root "$secs" > /dev/null || return 1
+		m1=$(dma_maps "$BDF_A") p1=$(cat "/sys/class/net/$NIC_A/statistics/rx_packets")
+		RX_RATE=$(awk -v m=$((m1 - m0)) -v p=$((p1 - p0)) 'BEGIN { printf "%.3f", p ? m / p : 99 }')
+		log "$drv rx: $((m1 - m0)) maps for $((p1 - p0)) frames"
+	fi
+	if [[ $parts == *" ttx "* ]]; then
+		m0=$(dma_maps "$BDF_A") p0=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
+		iperf_tcp root "$PEER_NS" "$secs" > /dev/null || return 1
+		m1=$(dma_maps "$BDF_A") p1=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
+		TCP_TX_RATE=$(awk -v m=$((m1 - m0)) -v p=$((p1 - p0)) 'BEGIN { printf "%.3f", p ? m / p : 99 }')
+		log "$drv TCP tx: $((m1 - m0)) maps for $((p1 - p0)) frames"
+	fi
+	if [[ $parts == *" tx "* ]]; then
+		mac=$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
+		m0=$(dma_maps "$BDF_A") p0=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
+		t0=$(date +%s%N)
+		pktgen_start "" "$NIC_A" "$ADDR_B4" "$mac"
+		sleep "$secs"
+		pktgen_stop ""
+		t1=$(date +%s%N)
+		m1=$(dma_maps "$BDF_A") p1=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
+		TX_RATE=$(awk -v m=$((m1 - m0)) -v p=$((p1 - p0)) 'BEGIN { printf "%.3f", p ? m / p : 99 }')
+		TX_PPS=$(((p1 - p0) * 1000000000 / (t1 - t0)))
+		log "$drv small tx: $((m1 - m0)) maps for $((p1 - p0)) frames, $TX_PPS a second"
+	fi
+	if [[ $parts == *" srx "* ]]; then
+		p0=$(udp_noports)
+		t0=$(date +%s%N)
+		pktgen_peer_to_a 0
+		sleep "$secs"
+		pktgen_stop "$PEER_NS"
+		t1=$(date +%s%N)
+		p1=$(udp_noports)
+		RX_PPS=$(((p1 - p0) * 1000000000 / (t1 - t0)))
+		log "$drv small rx: $((p1 - p0)) frames to the UDP stack, $RX_PPS a second"
+	fi
 	pair_down
 }
 

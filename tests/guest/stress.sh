@@ -108,7 +108,7 @@ stream_alive() {
 FLOOD_NOTE='' FLOOD_ERR='' flood_nop0=0
 flood_start() {
 	flood_nop0=$(udp_noports)
-	pktgen_start "$PEER_NS" "$NIC_B" "$ADDR_A4" "$(cat "/sys/class/net/$NIC_A/address")" "" 1000000
+	pktgen_peer_to_a 1000000
 }
 
 flood_stop() {
