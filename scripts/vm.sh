@@ -4,7 +4,8 @@
 # Boot the test bed guest under TCG and run one guest script in it.
 #
 #   scripts/vm.sh [--smp N] [--mem MB] [--iommu] [--results DIR]
-#                 [--timeout SEC] [--idle-timeout SEC] [--name NAME]
+#                 [--timeout SEC] [--idle-timeout SEC] [--boot-timeout SEC]
+#                 [--name NAME]
 #                 [--kernel BZIMAGE --kver VER]
 #                 [--module FILE.ko]... -- GUEST_SCRIPT [ARGS...]
 #
@@ -33,7 +34,9 @@
 #
 # --idle-timeout: a guest whose console and script output stay still that
 # long has hung; it is stopped then rather than at --timeout, and the vCPUs'
-# state (HMP info cpus) goes to hang-cpus.txt.
+# state (HMP info cpus) goes to hang-cpus.txt. --boot-timeout: the same for
+# a guest whose script has printed nothing that long after the start (a
+# boot stuck in RCU stall reports keeps the console growing).
 #
 # Exit status: the guest script's, or 124 if the guest did not finish in
 # time or hung, or 125 if it did not finish otherwise (panic, early failure) or if
@@ -58,6 +61,7 @@ iommu=
 results=
 timeout=
 idle_timeout=
+boot_timeout=
 kernel=
 kver=
 name=
@@ -70,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--results) results=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--idle-timeout) idle_timeout=$2; shift 2 ;;
+	--boot-timeout) boot_timeout=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--kver) kver=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
@@ -342,6 +347,10 @@ while kill -0 "$qpid" 2>/dev/null; do
 			stalled=1
 		fi
 	fi
+	if [ -n "$boot_timeout" ] && [ $((now - start)) -ge "$boot_timeout" ] &&
+	   [ ! -s "$results/output.txt" ]; then
+		stalled=boot
+	fi
 	if [ -n "${stalled:-}" ] || [ $((now - start)) -ge "$timeout" ]; then
 		timed_out=1
 		save_hang_state
@@ -363,7 +372,10 @@ vmfail() {
 }
 
 status=0
-if [ -n "${stalled:-}" ]; then
+if [ "${stalled:-}" = boot ]; then
+	vmfail "guest hung at boot: no script output in ${boot_timeout}s (vCPUs: hang-cpus.txt)"
+	status=124
+elif [ -n "${stalled:-}" ]; then
 	vmfail "guest hung: no output for ${idle_timeout}s (vCPUs: hang-cpus.txt)"
 	status=124
 elif [ -n "$timed_out" ]; then

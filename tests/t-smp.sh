@@ -6,8 +6,9 @@
 #
 # 72 TCG vCPUs on two host cores have hung once in CI in a generic place
 # (rcu_barrier under "ip link set netns", before any ronic traffic, no
-# ronic frame in the log). A hang (no output for 420 s, or the time limit)
-# without a ronic frame in the kernel log gets one second attempt; the
+# ronic frame in the log). A hang (no output for 420 s, no script output
+# 360 s after the start (a boot stuck in RCU stall reports), or the time
+# limit) without a ronic frame in the kernel log gets one second attempt; the
 # first attempt's lines are kept, prefixed so they count neither way.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +18,8 @@ results=${RONIC_RESULTS_DIR:-$top/results/smp-$(date +%Y%m%d-%H%M%S)}
 
 run_vm() {
 	"$top/scripts/vm.sh" --name smp --timeout 1200 --idle-timeout 420 \
-		--smp "${RONIC_SMP:-72}" --results "$1" -- "$top/tests/guest/smp.sh"
+		--boot-timeout 360 --smp "${RONIC_SMP:-72}" --results "$1" \
+		-- "$top/tests/guest/smp.sh"
 }
 
 first=$results/attempt1.log
