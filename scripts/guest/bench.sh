@@ -9,7 +9,8 @@
 #        ways at once (--bidir), ronic<->ronic against igb<->igb
 #   udp  the port under test (ronic or igb) against an igb peer: pktgen
 #        60-byte frames sent a second and received a second, and its DMA
-#        map calls per received frame and per small frame sent (kprobes)
+#        map calls per received frame, per TCP frame sent and per small
+#        frame sent (kprobes)
 #   ro   iperf3 TCP tx, ronic<->ronic, for the four pci_ro_read/pci_ro_write
 #        combinations (the ratio is to both flags off)
 #   xdp  XDP_DROP rx pps and XDP_TX pps of the port under test (ronic or
@@ -60,17 +61,19 @@ tcp_part() {
 
 # udp_part: port A's driver against an igb peer (dma_map_rates): pktgen's
 # 60-byte frames sent a second and received a second (reaching the UDP
-# stack), and A's DMA map calls per received TCP frame and per small frame
-# sent, counted by kprobes.
+# stack), and A's DMA map calls per TCP frame received and sent and per
+# small frame sent, counted by kprobes.
 udp_part() {
 	local r drv
 	dma_maps_start || { log "udp: no DMA map probes"; return; }
 	for r in $(seq "$rounds"); do
 		for drv in igb ronic; do
-			dma_map_rates "$drv" "$secs" || { log "udp: $drv failed"; continue; }
+			dma_map_rates "$drv" "$secs" "rx ttx tx srx" ||
+				{ log "udp: $drv failed"; continue; }
 			record udp udp_tx_pps "$drv" "$r" "$TX_PPS" frames/s
 			record udp udp_rx_pps "$drv" "$r" "$RX_PPS" frames/s
 			record udp maps_rx "$drv" "$r" "$RX_RATE" maps/frame
+			record udp maps_tcp_tx "$drv" "$r" "$TCP_TX_RATE" maps/frame
 			record udp maps_tx_small "$drv" "$r" "$TX_RATE" maps/frame
 		done
 	done
