@@ -433,7 +433,8 @@ dma_maps() {
 # frames on the wire, the ACKs coming in included) and per small frame
 # sent, 3 places; dma_maps_start first), TX_PPS (small frames A sent a
 # second) and RX_PPS (small frames from B that reached A's UDP stack a
-# second, as UdpNoPorts); a part not run leaves its results empty.
+# second, as UdpNoPorts); a part not run leaves its results empty. The
+# pktgen parts count from one second after the start, past its set-up.
 # shellcheck disable=SC2034 # RX_RATE and the others are the results
 dma_map_rates() {
 	local drv=$1 secs=$2 parts=" ${3:-rx tx srx} " m0 p0 m1 p1 mac t0 t1
@@ -455,25 +456,27 @@ dma_map_rates() {
 	fi
 	if [[ $parts == *" tx "* ]]; then
 		mac=$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
+		pktgen_start "" "$NIC_A" "$ADDR_B4" "$mac"
+		sleep 1
 		m0=$(dma_maps "$BDF_A") p0=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
 		t0=$(date +%s%N)
-		pktgen_start "" "$NIC_A" "$ADDR_B4" "$mac"
 		sleep "$secs"
-		pktgen_stop ""
-		t1=$(date +%s%N)
 		m1=$(dma_maps "$BDF_A") p1=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
+		t1=$(date +%s%N)
+		pktgen_stop ""
 		TX_RATE=$(awk -v m=$((m1 - m0)) -v p=$((p1 - p0)) 'BEGIN { printf "%.3f", p ? m / p : 99 }')
 		TX_PPS=$(((p1 - p0) * 1000000000 / (t1 - t0)))
 		log "$drv small tx: $((m1 - m0)) maps for $((p1 - p0)) frames, $TX_PPS a second"
 	fi
 	if [[ $parts == *" srx "* ]]; then
+		pktgen_peer_to_a 0
+		sleep 1
 		p0=$(udp_noports)
 		t0=$(date +%s%N)
-		pktgen_peer_to_a 0
 		sleep "$secs"
-		pktgen_stop "$PEER_NS"
-		t1=$(date +%s%N)
 		p1=$(udp_noports)
+		t1=$(date +%s%N)
+		pktgen_stop "$PEER_NS"
 		RX_PPS=$(((p1 - p0) * 1000000000 / (t1 - t0)))
 		log "$drv small rx: $((p1 - p0)) frames to the UDP stack, $RX_PPS a second"
 	fi
