@@ -5,7 +5,7 @@
 #
 #   scripts/vm.sh [--smp N] [--mem MB] [--iommu] [--results DIR]
 #                 [--timeout SEC] [--idle-timeout SEC] [--boot-timeout SEC]
-#                 [--name NAME]
+#                 [--stop-on-hung-task] [--name NAME]
 #                 [--kernel BZIMAGE --kver VER]
 #                 [--module FILE.ko]... -- GUEST_SCRIPT [ARGS...]
 #
@@ -37,6 +37,8 @@
 # state (HMP info cpus) goes to hang-cpus.txt. --boot-timeout: the same for
 # a guest whose script has printed nothing that long after the start (a
 # boot stuck in RCU stall reports keeps the console growing).
+# --stop-on-hung-task: the same as soon as the kernel reports a blocked
+# task (a hung-task report every two minutes keeps the console growing too).
 #
 # Exit status: the guest script's, or 124 if the guest did not finish in
 # time or hung, or 125 if it did not finish otherwise (panic, early failure) or if
@@ -62,6 +64,7 @@ results=
 timeout=
 idle_timeout=
 boot_timeout=
+stop_on_hung=
 kernel=
 kver=
 name=
@@ -75,6 +78,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--idle-timeout) idle_timeout=$2; shift 2 ;;
 	--boot-timeout) boot_timeout=$2; shift 2 ;;
+	--stop-on-hung-task) stop_on_hung=1; shift ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--kver) kver=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
@@ -351,6 +355,11 @@ while kill -0 "$qpid" 2>/dev/null; do
 	   [ ! -s "$results/output.txt" ]; then
 		stalled=boot
 	fi
+	# Every five seconds or so: grep reads the whole console.
+	if [ -n "$stop_on_hung" ] && [ -z "$done_at" ] && [ $((now % 5)) -eq 0 ] &&
+	   grep -aq 'blocked for more than' "$results/console.txt" 2>/dev/null; then
+		stalled=task
+	fi
 	if [ -n "${stalled:-}" ] || [ $((now - start)) -ge "$timeout" ]; then
 		timed_out=1
 		save_hang_state
@@ -372,7 +381,10 @@ vmfail() {
 }
 
 status=0
-if [ "${stalled:-}" = boot ]; then
+if [ "${stalled:-}" = task ]; then
+	vmfail "guest hung: a task blocked (console.txt; vCPUs: hang-cpus.txt)"
+	status=124
+elif [ "${stalled:-}" = boot ]; then
 	vmfail "guest hung at boot: no script output in ${boot_timeout}s (vCPUs: hang-cpus.txt)"
 	status=124
 elif [ -n "${stalled:-}" ]; then
