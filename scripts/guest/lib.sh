@@ -425,6 +425,18 @@ dma_maps() {
 	echo "$n"
 }
 
+# tcp_map_rate LABEL STAT FROM TO SECS: a TCP stream FROM -> TO (iperf_tcp);
+# prints port A's DMA maps per frame of its counter STAT (rx_packets or
+# tx_packets) over it, and logs the counts under LABEL.
+tcp_map_rate() {
+	local label=$1 stat=/sys/class/net/$NIC_A/statistics/$2 m0 p0 m1 p1
+	m0=$(dma_maps "$BDF_A") p0=$(cat "$stat")
+	iperf_tcp "$3" "$4" "$5" > /dev/null || return 1
+	m1=$(dma_maps "$BDF_A") p1=$(cat "$stat")
+	log "$label: $((m1 - m0)) maps for $((p1 - p0)) frames"
+	awk -v m=$((m1 - m0)) -v p=$((p1 - p0)) 'BEGIN { printf "%.3f", p ? m / p : 99 }'
+}
+
 # dma_map_rates DRIVER SECS [PARTS]: DRIVER on port A against igb, SECS of
 # each part of PARTS ("rx tx srx" if not given): rx, a TCP stream B -> A;
 # ttx, a TCP stream A -> B; tx, pktgen's 60-byte frames from A; srx, the
@@ -441,18 +453,10 @@ dma_map_rates() {
 	RX_RATE='' TCP_TX_RATE='' TX_RATE='' TX_PPS='' RX_PPS=''
 	pair_up "$drv" igb || return 1
 	if [[ $parts == *" rx "* ]]; then
-		m0=$(dma_maps "$BDF_A") p0=$(cat "/sys/class/net/$NIC_A/statistics/rx_packets")
-		iperf_tcp "$PEER_NS" root "$secs" > /dev/null || return 1
-		m1=$(dma_maps "$BDF_A") p1=$(cat "/sys/class/net/$NIC_A/statistics/rx_packets")
-		RX_RATE=$(awk -v m=$((m1 - m0)) -v p=$((p1 - p0)) 'BEGIN { printf "%.3f", p ? m / p : 99 }')
-		log "$drv rx: $((m1 - m0)) maps for $((p1 - p0)) frames"
+		RX_RATE=$(tcp_map_rate "$drv rx" rx_packets "$PEER_NS" root "$secs") || return 1
 	fi
 	if [[ $parts == *" ttx "* ]]; then
-		m0=$(dma_maps "$BDF_A") p0=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
-		iperf_tcp root "$PEER_NS" "$secs" > /dev/null || return 1
-		m1=$(dma_maps "$BDF_A") p1=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
-		TCP_TX_RATE=$(awk -v m=$((m1 - m0)) -v p=$((p1 - p0)) 'BEGIN { printf "%.3f", p ? m / p : 99 }')
-		log "$drv TCP tx: $((m1 - m0)) maps for $((p1 - p0)) frames"
+		TCP_TX_RATE=$(tcp_map_rate "$drv TCP tx" tx_packets root "$PEER_NS" "$secs") || return 1
 	fi
 	if [[ $parts == *" tx "* ]]; then
 		mac=$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
