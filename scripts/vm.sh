@@ -6,7 +6,7 @@
 #   scripts/vm.sh [--smp N] [--mem MB] [--iommu] [--results DIR]
 #                 [--timeout SEC] [--idle-timeout SEC] [--boot-timeout SEC]
 #                 [--stop-on-hung-task] [--name NAME]
-#                 [--kernel BZIMAGE --kver VER]
+#                 [--kernel BZIMAGE --kver VER] [--append KERNEL_ARGS]
 #                 [--module FILE.ko]... -- GUEST_SCRIPT [ARGS...]
 #
 # The guest: q35, two igb NICs (8086:10c9), each behind its own PCIe root
@@ -39,6 +39,7 @@
 # boot stuck in RCU stall reports keeps the console growing).
 # --stop-on-hung-task: the same as soon as the kernel reports a blocked
 # task (a hung-task report every two minutes keeps the console growing too).
+# --append: more kernel command-line arguments, after the bed's own.
 #
 # Exit status: the guest script's, or 124 if the guest did not finish in
 # time or hung, or 125 if it did not finish otherwise (panic, early failure) or if
@@ -67,6 +68,7 @@ boot_timeout=
 stop_on_hung=
 kernel=
 kver=
+extra_cmdline=
 name=
 modules=()
 while [ $# -gt 0 ]; do
@@ -81,6 +83,7 @@ while [ $# -gt 0 ]; do
 	--stop-on-hung-task) stop_on_hung=1; shift ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--kver) kver=$2; shift 2 ;;
+	--append) extra_cmdline+=" $2"; shift 2 ;;
 	--name) name=$2; shift 2 ;;
 	--module) modules+=("$(realpath "$2")"); shift 2 ;;
 	--) shift; break ;;
@@ -245,6 +248,7 @@ if [ -n "$iommu" ]; then
 	iommu_args=(-device intel-iommu,intremap=on)
 	cmdline+=" intel_iommu=on iommu.strict=1"
 fi
+cmdline+=$extra_cmdline
 
 qemu_args=(
 	-name ronic-testbed

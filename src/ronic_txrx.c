@@ -183,6 +183,23 @@ static u16 ronic_tx_write_data(struct ronic_ring *ring, u16 i, dma_addr_t addr,
 }
 
 /*
+ * Descriptor @i's coherent bounce slot, if @len bytes may go there (no
+ * more than tx-copybreak): its CPU address, and its device address in
+ * @addr. Return: NULL if they may not.
+ */
+static void *ronic_tx_bounce_slot(struct ronic_ring *ring, u16 i,
+				  unsigned int len, dma_addr_t *addr)
+{
+	u32 limit = READ_ONCE(ring->q_vector->adapter->tx_copybreak);
+	size_t slot = (size_t)i * RONIC_TX_COPYBREAK_MAX;
+
+	if (!ring->bounce || len > limit)
+		return NULL;
+	*addr = ring->bounce_dma + slot;
+	return ring->bounce + slot;
+}
+
+/*
  * A linear part no longer than tx-copybreak (a TSO frame's headers, say)
  * goes into the coherent slot of descriptor @i instead of being mapped:
  * one streaming map, and with an IOMMU one IOTLB flush, fewer per frame.
@@ -192,13 +209,11 @@ static bool ronic_tx_copy_head(struct ronic_ring *ring,
 			       const struct sk_buff *skb, u16 i,
 			       dma_addr_t *addr)
 {
-	u32 limit = READ_ONCE(ring->q_vector->adapter->tx_copybreak);
-	size_t slot = (size_t)i * RONIC_TX_COPYBREAK_MAX;
+	void *slot = ronic_tx_bounce_slot(ring, i, skb_headlen(skb), addr);
 
-	if (!ring->bounce || skb_headlen(skb) > limit)
+	if (!slot)
 		return false;
-	memcpy(ring->bounce + slot, skb->data, skb_headlen(skb));
-	*addr = ring->bounce_dma + slot;
+	memcpy(slot, skb->data, skb_headlen(skb));
 	return true;
 }
 
@@ -287,18 +302,18 @@ static bool ronic_tx_copybreak(struct ronic_ring *ring, struct sk_buff *skb,
 			       struct ronic_tx_buffer *head, u16 first,
 			       const struct ronic_tx_offload *off)
 {
-	u32 limit = READ_ONCE(ring->q_vector->adapter->tx_copybreak);
 	struct ronic_tx_desc *desc;
-	size_t slot;
+	dma_addr_t addr;
+	void *slot;
 
-	if (skb->len > limit || skb_is_gso(skb) || !ring->bounce)
+	if (skb_is_gso(skb))
 		return false;
-	slot = (size_t)first * RONIC_TX_COPYBREAK_MAX;
-	if (skb_copy_bits(skb, 0, ring->bounce + slot, skb->len))
+	slot = ronic_tx_bounce_slot(ring, first, skb->len, &addr);
+	if (!slot || skb_copy_bits(skb, 0, slot, skb->len))
 		return false;
 
 	desc = ronic_tx_desc(ring, first);
-	desc->addr = cpu_to_le64(ring->bounce_dma + slot);
+	desc->addr = cpu_to_le64(addr);
 	desc->cmd_type_len = cpu_to_le32(RONIC_TXD_DTYP_DATA | RONIC_TXD_CMD_DEXT |
 					 RONIC_TXD_CMD_IFCS | off->cmd |
 					 RONIC_TXD_CMD_EOP | RONIC_TXD_CMD_RS |

@@ -123,10 +123,18 @@ else
 fi
 
 # ---------------------------------------------------------------- VM runs
+# no5lvl: -cpu max offers LA57, and a KASAN kernel with 5-level paging
+# reports a false wild-memory-access when an interrupt lands while
+# identify_boot_cpu() has cleared boot_cpu_data's feature bits (interrupts
+# are on by then, alternatives not yet patched, so KASAN's shadow bound
+# reads LA57 as off and a valid 0xff11... address looks wild). Seen once
+# in CI, at 1.5 s, in handle_edge_irq for the boot timer. 4-level paging
+# has one layout whatever the bits say.
 for run in "${runs[@]}"; do
 	args=(--kernel "$RONIC_DEBUG_BZIMAGE" --kver "$RONIC_DEBUG_KVER"
 	      --module "$build/ronic.ko" --module "$build/tests/kunit/ronic_kunit.ko"
 	      --mem "${RONIC_DEBUG_MEM:-2048}"
+	      --append no5lvl
 	      --timeout "${RONIC_DEBUG_TIMEOUT:-1200}")
 	name=debug
 	if [ "$run" = iommu ]; then

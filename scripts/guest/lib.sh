@@ -449,7 +449,7 @@ tcp_map_rate() {
 # pktgen parts count from one second after the start, past its set-up.
 # shellcheck disable=SC2034 # RX_RATE and the others are the results
 dma_map_rates() {
-	local drv=$1 secs=$2 parts=" ${3:-rx tx srx} " m0 p0 m1 p1 mac t0 t1
+	local drv=$1 secs=$2 parts=" ${3:-rx tx srx} " m p mac
 	RX_RATE='' TCP_TX_RATE='' TX_RATE='' TX_PPS='' RX_PPS=''
 	pair_up "$drv" igb || return 1
 	if [[ $parts == *" rx "* ]]; then
@@ -461,30 +461,45 @@ dma_map_rates() {
 	if [[ $parts == *" tx "* ]]; then
 		mac=$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
 		pktgen_start "" "$NIC_A" "$ADDR_B4" "$mac"
-		sleep 1
-		m0=$(dma_maps "$BDF_A") p0=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
-		t0=$(date +%s%N)
-		sleep "$secs"
-		m1=$(dma_maps "$BDF_A") p1=$(cat "/sys/class/net/$NIC_A/statistics/tx_packets")
-		t1=$(date +%s%N)
+		pktgen_window "$secs" a_maps_and_tx_packets
 		pktgen_stop ""
-		TX_RATE=$(awk -v m=$((m1 - m0)) -v p=$((p1 - p0)) 'BEGIN { printf "%.3f", p ? m / p : 99 }')
-		TX_PPS=$(((p1 - p0) * 1000000000 / (t1 - t0)))
-		log "$drv small tx: $((m1 - m0)) maps for $((p1 - p0)) frames, $TX_PPS a second"
+		m=${WINDOW_DELTAS[0]} p=${WINDOW_DELTAS[1]}
+		TX_RATE=$(awk -v m="$m" -v p="$p" 'BEGIN { printf "%.3f", p ? m / p : 99 }')
+		TX_PPS=$((p * 1000000000 / WINDOW_NS))
+		log "$drv small tx: $m maps for $p frames, $TX_PPS a second"
 	fi
 	if [[ $parts == *" srx "* ]]; then
 		pktgen_peer_to_a 0
-		sleep 1
-		p0=$(udp_noports)
-		t0=$(date +%s%N)
-		sleep "$secs"
-		p1=$(udp_noports)
-		t1=$(date +%s%N)
+		pktgen_window "$secs" udp_noports
 		pktgen_stop "$PEER_NS"
-		RX_PPS=$(((p1 - p0) * 1000000000 / (t1 - t0)))
-		log "$drv small rx: $((p1 - p0)) frames to the UDP stack, $RX_PPS a second"
+		p=${WINDOW_DELTAS[0]}
+		RX_PPS=$((p * 1000000000 / WINDOW_NS))
+		log "$drv small rx: $p frames to the UDP stack, $RX_PPS a second"
 	fi
 	pair_down
+}
+
+# pktgen_window SECS COUNTERS: pktgen running, COUNTERS (a command
+# printing counters on one line) read one second after its start (past
+# its set-up) and SECS later; sets WINDOW_DELTAS (each counter's growth)
+# and WINDOW_NS (the nanoseconds between the two readings).
+pktgen_window() {
+	local w_before w_after t0 t1 i
+	sleep 1
+	read -ra w_before < <("$2")
+	t0=$(date +%s%N)
+	sleep "$1"
+	read -ra w_after < <("$2")
+	t1=$(date +%s%N)
+	WINDOW_DELTAS=()
+	for i in "${!w_before[@]}"; do
+		WINDOW_DELTAS+=($((w_after[i] - w_before[i])))
+	done
+	WINDOW_NS=$((t1 - t0))
+}
+
+a_maps_and_tx_packets() {
+	echo "$(dma_maps "$BDF_A") $(cat "/sys/class/net/$NIC_A/statistics/tx_packets")"
 }
 
 # udp_noports: UDP datagrams the stack received for a closed port so far
