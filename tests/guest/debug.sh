@@ -69,6 +69,14 @@ else
 	fail "debug: KASAN, DMA-API debug, kmemleak and lockdep are on" \
 		"kernel $(uname -r) lacks one of them"
 fi
+# run-debug.sh boots with no5lvl (a false KASAN report otherwise, see
+# there): the kernel must run with 4-level paging, LA57 off.
+if grep -qw no5lvl /proc/cmdline && ! grep -qw la57 /proc/cpuinfo; then
+	pass "debug: 4-level paging (no5lvl, no la57 in /proc/cpuinfo)"
+else
+	fail "debug: 4-level paging (no5lvl, no la57 in /proc/cpuinfo)" \
+		"cmdline: $(cat /proc/cmdline)"
+fi
 if [ "$iommu" = 1 ]; then
 	groups=0
 	for b in "${bdfs[@]}"; do
