@@ -173,8 +173,10 @@ struct ronic_q_vector {
 	u16 v_idx;			/* index in adapter->q_vector[] */
 	u16 msix_vector;		/* device vector (EITR, IVAR) */
 	u32 itr_val;			/* EITR value */
-	u32 itr_packets;		/* since the last interrupt, for adaptive */
-	u32 itr_bytes;
+	/* adaptive moderation: rx and tx traffic since itr_window_start */
+	unsigned long itr_window_start;	/* jiffies */
+	u64 itr_packets;
+	u64 itr_bytes;
 	char name[IFNAMSIZ + 16];
 };
 

@@ -448,6 +448,8 @@ static bool ronic_clean_tx(struct ronic_ring *ring, int napi_budget)
 	u64_stats_add(&ring->stats.packets, packets);
 	u64_stats_add(&ring->stats.bytes, bytes);
 	u64_stats_update_end(&ring->syncp);
+	ring->q_vector->itr_packets += packets;
+	ring->q_vector->itr_bytes += bytes;
 
 	txq = netdev_get_tx_queue(ring->netdev, ring->queue_index);
 	if (!__netif_txq_completed_wake(txq, packets, bytes,
@@ -730,19 +732,37 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 	return packets;
 }
 
-/* Adaptive moderation: short waits for sparse or small frames, long for bulk. */
-#define RONIC_ITR_LOW_LATENCY	10
-#define RONIC_ITR_BULK		250
+/*
+ * Adaptive moderation, judged on rates over a window of a few milliseconds
+ * rather than on one interrupt's count: a count per interrupt shrinks as
+ * interrupts speed up, so a flow once judged sparse would stay sparse. A
+ * vector moving more than 20 bytes a microsecond either way (160 Mbit/s) is
+ * bulk and waits long; one under 10,000 frames a second is sparse and
+ * waits little; the rest get rx-usecs. tx counts as well as rx, so a TCP
+ * sender, whose rx sees only small ACKs, is bulk too.
+ */
+#define RONIC_ITR_WINDOW_MS		4
+#define RONIC_ITR_LOW_LATENCY		10
+#define RONIC_ITR_BULK			250
+#define RONIC_ITR_BULK_BYTES_PER_US	20
+#define RONIC_ITR_SPARSE_PPS		10000
 
 static void ronic_update_itr(struct ronic_q_vector *qv)
 {
+	unsigned long elapsed = jiffies - qv->itr_window_start;
 	struct ronic_adapter *adapter = qv->adapter;
 	u32 usecs = adapter->itr_usecs;
+	u64 window_us;
 
-	if (qv->itr_packets < 8)
-		usecs = RONIC_ITR_LOW_LATENCY;
-	else if (qv->itr_bytes / qv->itr_packets > 1200)
+	if (elapsed < max(1UL, msecs_to_jiffies(RONIC_ITR_WINDOW_MS)))
+		return;
+	window_us = jiffies_to_usecs(min_t(unsigned long, elapsed, HZ));
+	if (qv->itr_bytes >= RONIC_ITR_BULK_BYTES_PER_US * window_us)
 		usecs = RONIC_ITR_BULK;
+	else if (qv->itr_packets * USEC_PER_SEC <
+		 RONIC_ITR_SPARSE_PPS * window_us)
+		usecs = RONIC_ITR_LOW_LATENCY;
+	qv->itr_window_start = jiffies;
 	qv->itr_packets = 0;
 	qv->itr_bytes = 0;
 	if ((usecs << 2) != qv->itr_val) {

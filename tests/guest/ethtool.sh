@@ -93,6 +93,26 @@ eitr=$(dca_txctrl 1 16)
 check "ethtool -C adaptive-rx on adaptive-tx on" ethtool -C "$NIC_A" adaptive-rx on adaptive-tx on
 works && pass "traffic with adaptive moderation" || fail "traffic with adaptive moderation"
 ethtool -C "$NIC_A" adaptive-rx on adaptive-tx on rx-usecs 50
+# Adaptive: a TCP send is bulk (250 us, EITR 1000) on the vector of its tx
+# queue, whose rx sees only ACKs; sparse pings after it, 10 us (EITR 40).
+vector_eitrs() {
+	local v
+	for v in $(seq 1 "$max"); do
+		echo $((0x$(dca_txctrl "$v" 16) & 0x7FFC))
+	done | tr '\n' ' '
+}
+iperf_tcp root "$PEER_NS" 6 > /tmp/adaptive-iperf.txt &
+sleep 4
+bulk=$(vector_eitrs)
+wait
+grep -qw 1000 <<< "$bulk" &&
+	pass "adaptive: a vector at 250 us under a TCP send (EITRs $bulk)" ||
+	fail "adaptive: a vector at 250 us under a TCP send" "EITRs $bulk, $(cat /tmp/adaptive-iperf.txt) Mbit/s"
+ping -q -c 4 -i 0.3 "$ADDR_B4" > /dev/null
+sparse=$(vector_eitrs)
+grep -qw 40 <<< "$sparse" &&
+	pass "adaptive: a vector back at 10 us for sparse pings (EITRs $sparse)" ||
+	fail "adaptive: a vector back at 10 us for sparse pings" "EITRs $sparse"
 
 # Pause
 check "ethtool -A rx off tx off" ethtool -A "$NIC_A" rx off tx off
