@@ -63,8 +63,10 @@ sha_send() {
 
 # data_check PHASE: the small file both ways after a phase.
 data_check() {
+	local t0=$SECONDS
+
 	if sha_send "$DATA" 5301; then
-		pass "stress: $1: ${DATA_MB} MiB each way after it, sha256 match"
+		pass "stress: $1: ${DATA_MB} MiB each way after it, sha256 match in $((SECONDS - t0)) s (at $SECONDS s)"
 	else
 		fail "stress: $1: ${DATA_MB} MiB each way after it, sha256 match" "mismatch or transfer failed"
 	fi
