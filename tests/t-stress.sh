@@ -40,13 +40,13 @@ flapper() {
 	done
 }
 
-# The guest's phases are each bounded, and their bounds with the sha256
-# transfers add up to about 600 s on a slow day (CI once saw the guest
-# still in its last phase at 600 s): the limit only catches a hang.
 flapper &
 fpid=$!
 trap 'kill "$fpid" 2>/dev/null || true' EXIT
 status=0
+# The guest's phases are each bounded, and their bounds with the sha256
+# transfers add up to about 600 s on a slow day (CI once saw the guest
+# still in its last phase at 600 s): the limit only catches a hang.
 "$top/scripts/vm.sh" --name stress --mem 2048 --timeout 900 --results "$res" \
 	-- "$top/tests/guest/stress.sh" || status=$?
 exit "$status"
