@@ -122,6 +122,14 @@ struct ronic_ring {
 	/* tx: coherent copybreak buffers, one slot per descriptor */
 	void *bounce;
 	dma_addr_t bounce_dma;
+	/*
+	 * Scatterlists of mapped frames (stack tx rings): a frame's list
+	 * starts at the slot of its first mapped descriptor and has no more
+	 * entries than the frame has descriptors from there, so frames in
+	 * flight never share entries. MAX_SKB_FRAGS + 1 spare at the end
+	 * let a list run past the last slot instead of wrapping.
+	 */
+	struct scatterlist *tx_sg;
 	u16 count;			/* descriptors */
 	u16 queue_index;		/* netdev queue */
 	u8 reg_idx;			/* hardware queue */
@@ -325,6 +333,12 @@ static inline u16 ronic_ring_next(const struct ronic_ring *ring, u16 i)
 static inline size_t ronic_tx_bounce_bytes(const struct ronic_ring *ring)
 {
 	return (size_t)ring->count * RONIC_TX_COPYBREAK_MAX;
+}
+
+/* Entries of a stack tx ring's scatterlist array. */
+static inline unsigned int ronic_tx_sg_entries(const struct ronic_ring *ring)
+{
+	return ring->count + MAX_SKB_FRAGS + 1;
 }
 
 static inline struct ronic_tx_desc *ronic_tx_desc(struct ronic_ring *ring,

@@ -9,6 +9,7 @@
 #define _RONIC_DMA_H_
 
 #include <linux/dma-mapping.h>
+#include <linux/scatterlist.h>
 #include <linux/skbuff.h>
 #include <net/page_pool/types.h>
 
@@ -22,13 +23,16 @@ struct ronic_dma {
 enum ronic_dma_kind {
 	RONIC_DMA_NONE = 0,
 	RONIC_DMA_SINGLE,	/* mapped from a kernel virtual address */
-	RONIC_DMA_PAGE,		/* mapped from a page and offset */
+	RONIC_DMA_SG,		/* a frame's parts, mapped as one list */
 };
 
 /* One streaming mapping, with what is needed to undo it exactly. */
 struct ronic_dma_map {
-	dma_addr_t addr;
-	u32 len;
+	union {
+		dma_addr_t addr;		/* SINGLE */
+		struct scatterlist *sgl;	/* SG: the list as mapped */
+	};
+	u32 len;			/* bytes; for SG, the list's entries */
 	u16 attrs;
 	u8 kind;
 };
@@ -37,8 +41,9 @@ void ronic_dma_init(struct ronic_dma *dma, struct device *dev);
 
 int ronic_dma_map_tx_data(struct ronic_dma *dma, void *data, u32 len,
 			  struct ronic_dma_map *map);
-int ronic_dma_map_tx_frag(struct ronic_dma *dma, const skb_frag_t *frag,
-			  struct ronic_dma_map *map);
+int ronic_dma_map_tx_skb(struct ronic_dma *dma, struct sk_buff *skb,
+			 bool with_head, struct scatterlist *sgl,
+			 struct ronic_dma_map *map);
 void ronic_dma_unmap_tx(struct ronic_dma *dma, struct ronic_dma_map *map);
 
 void *ronic_dma_alloc_ring(struct ronic_dma *dma, size_t size,

@@ -45,29 +45,50 @@ int ronic_dma_map_tx_data(struct ronic_dma *dma, void *data, u32 len,
 }
 
 /**
- * ronic_dma_map_tx_frag - map an skb page fragment the device will read
+ * ronic_dma_map_tx_skb - map a frame's parts the device will read, in one call
  * @dma: the helper
- * @frag: the fragment
+ * @skb: the frame
+ * @with_head: map the linear part too (false when it was copied instead)
+ * @sgl: room for 1 + MAX_SKB_FRAGS entries, kept until the unmap
  * @map: records the mapping
  *
- * Return: 0 or -ENOMEM.
+ * One list for the whole frame instead of a map per part: with an IOMMU
+ * that is one IOVA allocation and, in strict mode, one IOTLB flush at the
+ * unmap instead of one per part. The IOMMU may merge entries into fewer
+ * segments; each segment still covers whole entries, in order.
+ *
+ * Return: the number of DMA segments in @sgl, or -ENOMEM.
  */
-int ronic_dma_map_tx_frag(struct ronic_dma *dma, const skb_frag_t *frag,
-			  struct ronic_dma_map *map)
+int ronic_dma_map_tx_skb(struct ronic_dma *dma, struct sk_buff *skb,
+			 bool with_head, struct scatterlist *sgl,
+			 struct ronic_dma_map *map)
 {
+	unsigned int f, nr_frags = skb_shinfo(skb)->nr_frags;
 	unsigned long attrs = READ_ONCE(dma->tx_attrs);
-	u32 len = skb_frag_size(frag);
-	dma_addr_t addr;
+	struct scatterlist *sg = sgl;
+	int nents, nsegs;
 
-	addr = dma_map_page_attrs(dma->dev, skb_frag_page(frag),
-				  skb_frag_off(frag), len, DMA_TO_DEVICE, attrs);
-	if (unlikely(dma_mapping_error(dma->dev, addr)))
+	nents = nr_frags + with_head;
+	sg_init_table(sgl, nents);
+	if (with_head) {
+		sg_set_buf(sg, skb->data, skb_headlen(skb));
+		sg = sg_next(sg);
+	}
+	for (f = 0; f < nr_frags; f++, sg = sg_next(sg)) {
+		const skb_frag_t *frag = &skb_shinfo(skb)->frags[f];
+
+		sg_set_page(sg, skb_frag_page(frag), skb_frag_size(frag),
+			    skb_frag_off(frag));
+	}
+
+	nsegs = dma_map_sg_attrs(dma->dev, sgl, nents, DMA_TO_DEVICE, attrs);
+	if (unlikely(!nsegs))
 		return -ENOMEM;
-	map->addr = addr;
-	map->len = len;
+	map->sgl = sgl;
+	map->len = nents;
 	map->attrs = attrs;
-	map->kind = RONIC_DMA_PAGE;
-	return 0;
+	map->kind = RONIC_DMA_SG;
+	return nsegs;
 }
 
 /**
@@ -82,9 +103,9 @@ void ronic_dma_unmap_tx(struct ronic_dma *dma, struct ronic_dma_map *map)
 		dma_unmap_single_attrs(dma->dev, map->addr, map->len,
 				       DMA_TO_DEVICE, map->attrs);
 		break;
-	case RONIC_DMA_PAGE:
-		dma_unmap_page_attrs(dma->dev, map->addr, map->len,
-				     DMA_TO_DEVICE, map->attrs);
+	case RONIC_DMA_SG:
+		dma_unmap_sg_attrs(dma->dev, map->sgl, map->len, DMA_TO_DEVICE,
+				   map->attrs);
 		break;
 	default:
 		break;

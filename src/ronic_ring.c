@@ -33,6 +33,10 @@ int ronic_ring_alloc_tx(struct ronic_ring *ring)
 						    &ring->bounce_dma);
 		if (!ring->bounce)
 			goto err;
+		ring->tx_sg = kvcalloc(ronic_tx_sg_entries(ring),
+				       sizeof(*ring->tx_sg), GFP_KERNEL);
+		if (!ring->tx_sg)
+			goto err;
 	}
 	ring->next_to_use = 0;
 	ring->next_to_clean = 0;
@@ -80,6 +84,8 @@ void ronic_ring_free_tx(struct ronic_ring *ring)
 		ronic_dma_free_ring(ring->dma, ronic_tx_bounce_bytes(ring),
 				    ring->bounce, ring->bounce_dma);
 	ring->bounce = NULL;
+	kvfree(ring->tx_sg);
+	ring->tx_sg = NULL;
 	if (ring->desc)
 		ronic_dma_free_ring(ring->dma, ring->desc_bytes, ring->desc,
 				    ring->desc_dma);

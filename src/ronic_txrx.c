@@ -149,15 +149,6 @@ static void ronic_tx_write_ctx(struct ronic_ring *ring, u16 i,
 	ctx->mss_l4len_idx = cpu_to_le32(off->mss_l4len);
 }
 
-/* Unmap what a failed xmit had mapped, from @first up to (not incl.) @end. */
-static void ronic_tx_unwind(struct ronic_ring *ring, u16 first, u16 end)
-{
-	u16 i;
-
-	for (i = first; i != end; i = ronic_ring_next(ring, i))
-		ronic_dma_unmap_tx(ring->dma, &ring->tx_buf[i].map);
-}
-
 /* Write one data descriptor per chunk of [addr, addr + len). */
 static u16 ronic_tx_write_data(struct ronic_ring *ring, u16 i, dma_addr_t addr,
 			       u32 len, const struct ronic_tx_offload *off,
@@ -218,47 +209,72 @@ static bool ronic_tx_copy_head(struct ronic_ring *ring,
 }
 
 /*
+ * Data descriptors for a mapped list: one per list entry (and per 32 KB in
+ * it) even where the IOMMU merged entries into one segment, so the frame
+ * takes the descriptors ronic_tx_desc_count() reserved and at least one per
+ * entry, which keeps the lists of frames in flight apart (ronic_ring.tx_sg).
+ */
+static u16 ronic_tx_write_sg(struct ronic_ring *ring, u16 i,
+			     struct scatterlist *sgl, int nsegs,
+			     const struct ronic_tx_offload *off,
+			     struct ronic_tx_desc **last)
+{
+	struct scatterlist *entry = sgl, *seg;
+	u32 entry_left = entry->length;
+	int s;
+
+	for_each_sg(sgl, seg, nsegs, s) {
+		dma_addr_t addr = sg_dma_address(seg);
+		u32 left = sg_dma_len(seg), len;
+
+		while (left) {
+			if (!entry_left) {
+				entry = sg_next(entry);
+				entry_left = entry->length;
+			}
+			len = min(left, entry_left);
+			i = ronic_tx_write_data(ring, i, addr, len, off, last);
+			addr += len;
+			left -= len;
+			entry_left -= len;
+		}
+	}
+	return i;
+}
+
+/*
  * Map and describe the frame's data from slot @first on; @head is the
  * frame's first slot (its context descriptor, if any), which clean reads.
+ * A short linear part is copied; everything else is mapped in one call.
  */
 static int ronic_tx_map(struct ronic_ring *ring, struct sk_buff *skb,
 			struct ronic_tx_buffer *head, u16 first,
 			const struct ronic_tx_offload *off)
 {
 	struct ronic_tx_desc *last = NULL;
-	unsigned int f, weak = 0;
+	struct ronic_dma_map *map;
+	unsigned int weak = 0;
 	bool copied = false;
 	dma_addr_t addr;
 	u16 i = first;
-	int err;
+	int nsegs;
 
 	if (skb_headlen(skb)) {
-		struct ronic_dma_map *map = &ring->tx_buf[i].map;
-
 		copied = ronic_tx_copy_head(ring, skb, i, &addr);
-		if (!copied) {
-			err = ronic_dma_map_tx_data(ring->dma, skb->data,
-						    skb_headlen(skb), map);
-			if (err)
-				return err;
-			addr = map->addr;
-			weak += !!(map->attrs & DMA_ATTR_WEAK_ORDERING);
-		}
-		i = ronic_tx_write_data(ring, i, addr, skb_headlen(skb), off,
-					&last);
+		if (copied)
+			i = ronic_tx_write_data(ring, i, addr, skb_headlen(skb),
+						off, &last);
 	}
 
-	for (f = 0; f < skb_shinfo(skb)->nr_frags; f++) {
-		const skb_frag_t *frag = &skb_shinfo(skb)->frags[f];
-		struct ronic_dma_map *map = &ring->tx_buf[i].map;
-
-		err = ronic_dma_map_tx_frag(ring->dma, frag, map);
-		if (err) {
-			ronic_tx_unwind(ring, first, i);
-			return err;
-		}
-		weak += !!(map->attrs & DMA_ATTR_WEAK_ORDERING);
-		i = ronic_tx_write_data(ring, i, map->addr, map->len, off, &last);
+	if (!copied || skb_shinfo(skb)->nr_frags) {
+		map = &ring->tx_buf[i].map;
+		nsegs = ronic_dma_map_tx_skb(ring->dma, skb,
+					     !copied && skb_headlen(skb),
+					     &ring->tx_sg[i], map);
+		if (nsegs < 0)
+			return nsegs;
+		weak = !!(map->attrs & DMA_ATTR_WEAK_ORDERING);
+		i = ronic_tx_write_sg(ring, i, map->sgl, nsegs, off, &last);
 	}
 
 	last->cmd_type_len |= cpu_to_le32(RONIC_TXD_CMD_EOP | RONIC_TXD_CMD_RS);
@@ -797,13 +813,19 @@ int ronic_napi_poll(struct napi_struct *napi, int budget)
 		if (work >= budget)
 			complete = false;
 	}
+	/*
+	 * Judged whether or not the poll completes: a bulk flow can keep a
+	 * vector polling for seconds, and its rate must still set the
+	 * interval it gets when it next waits for an interrupt.
+	 */
+	if (adapter->itr_adaptive &&
+	    !test_bit(RONIC_STATE_DOWN, &adapter->state))
+		ronic_update_itr(qv);
 	if (!complete)
 		return budget;
 
 	if (napi_complete_done(napi, work) &&
 	    !test_bit(RONIC_STATE_DOWN, &adapter->state)) {
-		if (adapter->itr_adaptive)
-			ronic_update_itr(qv);
 		if (adapter->irq_mode == RONIC_IRQ_MSIX)
 			ronic_hw_unmask_vector(adapter, qv->eims);
 		else
