@@ -17,6 +17,12 @@ void ronic_dma_init(struct ronic_dma *dma, struct device *dev)
 {
 	dma->dev = dev;
 	dma->tx_attrs = 0;
+	/*
+	 * The driver cuts every segment into descriptors of at most 32 KB
+	 * itself, so a frame's segment may be of any length (a linearized
+	 * frame's linear part, or fragments the IOMMU merged).
+	 */
+	dma_set_max_seg_size(dev, UINT_MAX);
 }
 
 /**

@@ -357,6 +357,34 @@ iperf_tcp() {
 	echo "$mbps"
 }
 
+# sha_send FILE PORT: FILE from A to B and from B to A at once over TCP
+# (socat, ports PORT and PORT+1); both receivers hash what arrived.
+# FILE.sha256 holds sha256sum's line for the file. Status 0 when both
+# hashes match it.
+sha_send() {
+	local file=$1 port=$2 want ab ba pids=()
+	want=$(cut -d' ' -f1 "$file.sha256")
+	rm -f /tmp/rx-ab.sha /tmp/rx-ba.sha
+	in_ns "$PEER_NS" sh -c "socat -u TCP-LISTEN:$port,bind=$ADDR_B4,reuseaddr - |
+		sha256sum > /tmp/rx-ab.sha" &
+	pids+=($!)
+	sh -c "socat -u TCP-LISTEN:$((port + 1)),bind=$ADDR_A4,reuseaddr - |
+		sha256sum > /tmp/rx-ba.sha" &
+	pids+=($!)
+	wait_until 10 sh -c "ip netns exec $PEER_NS ss -Hltn 'sport = :$port' | grep -q . &&
+		ss -Hltn 'sport = :$((port + 1))' | grep -q ."
+	timeout 300 socat -u "FILE:$file" "TCP:$ADDR_B4:$port,connect-timeout=10" &
+	pids+=($!)
+	in_ns "$PEER_NS" timeout 300 socat -u "FILE:$file" \
+		"TCP:$ADDR_A4:$((port + 1)),connect-timeout=10"
+	wait "${pids[@]}"
+	ab=$(cut -d' ' -f1 /tmp/rx-ab.sha 2>/dev/null)
+	ba=$(cut -d' ' -f1 /tmp/rx-ba.sha 2>/dev/null)
+	[ "$ab" = "$want" ] && [ "$ba" = "$want" ] && return 0
+	log "sha256 mismatch: file $want, A->B ${ab:-none}, B->A ${ba:-none}"
+	return 1
+}
+
 iperf_listening() {
 	in_ns "$1" ss -Hltn "sport = :$IPERF_PORT" 2>/dev/null | grep -q .
 }

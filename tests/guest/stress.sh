@@ -35,37 +35,17 @@ works() {
 		wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4" > /dev/null
 }
 
-# sha_send FILE PORT: FILE from A to B and from B to A at once; both
-# receivers hash what arrived. Status 0 when both hashes match the file's.
-sha_send() {
-	local file=$1 port=$2 want ab ba
-	want=$(cut -d' ' -f1 "$file.sha256")
-	rm -f /tmp/rx-ab.sha /tmp/rx-ba.sha
-	in_ns "$PEER_NS" sh -c "socat -u TCP-LISTEN:$port,bind=$ADDR_B4,reuseaddr - |
-		sha256sum > /tmp/rx-ab.sha" &
-	sh -c "socat -u TCP-LISTEN:$((port + 1)),bind=$ADDR_A4,reuseaddr - |
-		sha256sum > /tmp/rx-ba.sha" &
-	wait_until 10 sh -c "ip netns exec $PEER_NS ss -Hltn 'sport = :$port' | grep -q . &&
-		ss -Hltn 'sport = :$((port + 1))' | grep -q ."
-	timeout 300 socat -u "FILE:$file" "TCP:$ADDR_B4:$port,connect-timeout=10" &
-	in_ns "$PEER_NS" timeout 300 socat -u "FILE:$file" \
-		"TCP:$ADDR_A4:$((port + 1)),connect-timeout=10"
-	wait
-	ab=$(cut -d' ' -f1 /tmp/rx-ab.sha 2>/dev/null)
-	ba=$(cut -d' ' -f1 /tmp/rx-ba.sha 2>/dev/null)
-	if [ "$ab" = "$want" ] && [ "$ba" = "$want" ]; then
-		bytes_checked=$((bytes_checked + 2 * $(stat -c %s "$file")))
-		return 0
-	fi
-	log "sha256 mismatch: file $want, A->B ${ab:-none}, B->A ${ba:-none}"
-	return 1
+# sha_checked FILE PORT: sha_send (lib.sh), its bytes added up on success.
+sha_checked() {
+	sha_send "$1" "$2" || return 1
+	bytes_checked=$((bytes_checked + 2 * $(stat -c %s "$1")))
 }
 
 # data_check PHASE: the small file both ways after a phase.
 data_check() {
 	local t0=$SECONDS
 
-	if sha_send "$DATA" 5301; then
+	if sha_checked "$DATA" 5301; then
 		pass "stress: $1: ${DATA_MB} MiB each way after it, sha256 match in $((SECONDS - t0)) s (at $SECONDS s)"
 	else
 		fail "stress: $1: ${DATA_MB} MiB each way after it, sha256 match" "mismatch or transfer failed"
@@ -168,7 +148,7 @@ for rd in off on; do
 			fail "stress: $name: set the flags"
 			continue
 		fi
-		if sha_send "$BIG" 5311; then
+		if sha_checked "$BIG" 5311; then
 			s=$((SECONDS - t0))
 			pass "stress: $name: $((2 * BIG_MB)) MiB ($BIG_MB each way) sha256 match on both sides in $s s ($((2 * BIG_MB * 8 / (s > 0 ? s : 1))) Mbit/s)"
 		else
