@@ -193,7 +193,7 @@ static void *ronic_tx_bounce_slot(struct ronic_ring *ring, u16 i,
 /*
  * A linear part no longer than tx-copybreak (a TSO frame's headers, say)
  * goes into the coherent slot of descriptor @i instead of being mapped:
- * one streaming map, and with an IOMMU one IOTLB flush, fewer per frame.
+ * a page fewer in the frame's mapping for an IOMMU to map and unmap.
  * Return: true, with the slot's device address in @addr, if copied.
  */
 static bool ronic_tx_copy_head(struct ronic_ring *ring,
