@@ -488,9 +488,17 @@ dma_map_rates() {
 	fi
 	if [[ $parts == *" tx "* ]]; then
 		mac=$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
+		# pktgen's thread (kpktgend_0) and port A's interrupts on CPU 0,
+		# the peer's on CPU 1: otherwise the peer's RSS puts its receive
+		# work beside pktgen in some boots and not in others, and the
+		# rate of the port under test swings with it.
+		pin_irqs "$BDF_A" 0
+		pin_irqs "$BDF_B" 1
 		pktgen_start "" "$NIC_A" "$ADDR_B4" "$mac"
 		pktgen_window "$secs" a_maps_and_tx_packets
 		pktgen_stop ""
+		pin_irqs "$BDF_A" all
+		pin_irqs "$BDF_B" all
 		m=${WINDOW_DELTAS[0]} p=${WINDOW_DELTAS[1]}
 		TX_RATE=$(awk -v m="$m" -v p="$p" 'BEGIN { printf "%.3f", p ? m / p : 99 }')
 		TX_PPS=$((p * 1000000000 / WINDOW_NS))
@@ -505,6 +513,19 @@ dma_map_rates() {
 		log "$drv small rx: $p frames to the UDP stack, $RX_PPS a second"
 	fi
 	pair_down
+}
+
+# pin_irqs BDF CPU: every MSI-X interrupt of PCI function BDF to CPU
+# ("all": every CPU again). Nothing on a one-CPU guest.
+pin_irqs() {
+	local cpus=$2 irq
+	[ "$(nproc)" -ge 2 ] || return 0
+	[ "$cpus" = all ] && cpus=0-$(($(nproc) - 1))
+	for irq in /sys/bus/pci/devices/"$1"/msi_irqs/*; do
+		[ -e "$irq" ] || continue
+		echo "$cpus" > "/proc/irq/${irq##*/}/smp_affinity_list" 2>/dev/null ||
+			log "pin_irqs: IRQ ${irq##*/} of $1 stays where it is"
+	done
 }
 
 # pktgen_window SECS COUNTERS: pktgen running, COUNTERS (a command
