@@ -4,7 +4,8 @@
 # Guest side of t-smp (booted with many vCPUs, 72 by default: more CPUs
 # than the 82576 has queues, 16, or MSI-X vectors, 10): all CPUs online;
 # the DUT binds both NICs, reports sane channel counts, carries pings and
-# iperf3 both ways, and unloads.
+# iperf3 both ways, spreads 8 received streams over at least 4 rx queues
+# (RSS), and unloads.
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
@@ -17,6 +18,36 @@ if [ "$(nproc)" -eq "$want" ]; then
 else
 	fail "smp: $want CPUs online" "nproc $(nproc)"
 fi
+
+# rx_queue_packets: port A's received frames per queue, one a line (ronic's
+# rxN_packets, igb's rx_queue_N_packets).
+rx_queue_packets() {
+	ethtool -S "$NIC_A" | awk '$1 ~ /^rx(_queue_)?[0-9]+_packets:$/ { print $2 }'
+}
+
+# rss_spread: 8 TCP streams from the peer land on at least 4 of port A's
+# rx queues (8 with 8 or more CPUs). Ephemeral ports hash the streams, so 8
+# of them fall on 3 queues or fewer about once in 50: a second set of
+# streams (new ports) decides then.
+rss_spread() {
+	local try before after used m i
+	for try in 1 2; do
+		mapfile -t before < <(rx_queue_packets)
+		m=$(iperf_tcp "$PEER_NS" root 5 -P 8) || m=0
+		mapfile -t after < <(rx_queue_packets)
+		used=0
+		for i in "${!before[@]}"; do
+			[ $((after[i] - before[i])) -ge 50 ] && used=$((used + 1))
+		done
+		log "rss: try $try: 8 streams ($m Mbit/s) on $used of ${#before[@]} rx queues"
+		[ "$used" -ge 4 ] && break
+	done
+	if [ "$used" -ge 4 ]; then
+		pass "smp: RSS spreads 8 streams over $used of ${#before[@]} rx queues (>= 4)"
+	else
+		fail "smp: RSS spreads 8 streams over >= 4 rx queues" "$used of ${#before[@]}"
+	fi
+}
 
 if pair_up "$dut" "$dut"; then
 	pass "smp: $dut<->$dut link up and first ping"
@@ -45,6 +76,7 @@ if pair_up "$dut" "$dut"; then
 			fail "smp: iperf3 -P 4 $dir" "${m:-0} Mbit/s"
 		fi
 	done
+	rss_spread
 else
 	fail "smp: $dut<->$dut link up and first ping" "pair_up failed"
 fi
