@@ -357,6 +357,13 @@ iperf_tcp() {
 	echo "$mbps"
 }
 
+# sha_file FILE MB: MB MiB of random bytes in FILE, and FILE.sha256
+# beside it (what sha_send compares against).
+sha_file() {
+	head -c "$2M" /dev/urandom > "$1"
+	sha256sum "$1" > "$1.sha256"
+}
+
 # sha_send FILE PORT: FILE from A to B and from B to A at once over TCP
 # (socat, ports PORT and PORT+1); both receivers hash what arrived.
 # FILE.sha256 holds sha256sum's line for the file. Status 0 when both

@@ -144,8 +144,7 @@ done
 works && pass "traffic with offloads off" || fail "traffic with offloads off"
 # Data intact both ways with the checksums done by the stack, then by the
 # device (16 MiB each way at once, sha256 compared on both sides).
-head -c 16M /dev/urandom > /tmp/offload.bin
-sha256sum /tmp/offload.bin > /tmp/offload.bin.sha256
+sha_file /tmp/offload.bin 16
 sha_send /tmp/offload.bin 5331 &&
 	pass "offloads off: 16 MiB each way, sha256 match" ||
 	fail "offloads off: 16 MiB each way, sha256 match"

@@ -35,8 +35,7 @@ done
 
 SHA_MB=64
 SHA_FILE=/tmp/iommu.bin
-head -c "${SHA_MB}M" /dev/urandom > "$SHA_FILE"
-sha256sum "$SHA_FILE" > "$SHA_FILE.sha256"
+sha_file "$SHA_FILE" "$SHA_MB"
 
 n=0
 for pair in "$dut $dut" "$dut igb"; do

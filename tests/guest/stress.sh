@@ -130,15 +130,13 @@ fi
 NQ=$(ethtool -l "$NIC_A" | awk '/Pre-set/ { p = 1 } p && /^Combined:/ { print $2; exit }')
 
 t0=$SECONDS
-head -c "${DATA_MB}M" /dev/urandom > "$DATA"
-sha256sum "$DATA" > "$DATA.sha256"
+sha_file "$DATA" "$DATA_MB"
 log "data file ${DATA_MB} MiB made in $((SECONDS - t0)) s"
 
 # ---------------------------------------------------------------- issue 5
 # Every flag combination carries BIG_MB each way at once (1 GiB in all).
 t0=$SECONDS
-head -c "${BIG_MB}M" /dev/urandom > "$BIG"
-sha256sum "$BIG" > "$BIG.sha256"
+sha_file "$BIG" "$BIG_MB"
 log "big file ${BIG_MB} MiB made and hashed in $((SECONDS - t0)) s"
 for rd in off on; do
 	for wr in off on; do
