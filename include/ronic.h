@@ -221,6 +221,20 @@ struct ronic_hw_stats {
 	u64 ptc[6];
 };
 
+/* XDP counters of the whole port: its rx rings' verdicts, its XDP rings. */
+struct ronic_xdp_totals {
+	u64 pass;
+	u64 drop;
+	u64 tx;			/* XDP_TX verdicts queued */
+	u64 redirect;
+	u64 aborted;
+	u64 tx_errors;		/* XDP_TX or redirect that failed */
+	u64 xmit;		/* frames queued by ndo_xdp_xmit */
+	u64 xmit_errors;	/* frames ndo_xdp_xmit refused */
+	u64 sent;		/* frames the XDP rings completed */
+	u64 sent_bytes;
+};
+
 /* Counters of rings already released, so totals never go backwards. */
 struct ronic_base_stats {
 	u64 rx_packets;
@@ -235,6 +249,7 @@ struct ronic_base_stats {
 	u64 rx_csum_unnecessary;
 	u64 tx_hw_gso_packets;
 	u64 tx_wake;
+	struct ronic_xdp_totals xdp;
 };
 
 enum ronic_state_bits {
@@ -261,6 +276,8 @@ struct ronic_adapter {
 	u16 num_q_vectors;		/* allocated: one per possible queue pair */
 	u16 num_queues;			/* active queue pairs, and their vectors */
 	u16 max_queues;			/* what the vectors allow */
+	u16 xps_default_queues;		/* tx queues whose XPS map is set */
+	bool irq_affinity_defaulted;	/* default IRQ affinity applied once */
 	u16 tx_ring_count;
 	u16 rx_ring_count;
 	u32 tx_copybreak;		/* frames up to this size are copied */

@@ -56,6 +56,7 @@ int ronic_xdp_bpf(struct net_device *netdev, struct netdev_bpf *bpf);
 int ronic_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
 		   u32 flags);
 int ronic_xdp_check_mtu(struct ronic_adapter *adapter, int mtu);
+bool ronic_xdp_supported(const struct ronic_adapter *adapter);
 
 enum ronic_xdp_verdict ronic_xdp_run(struct ronic_ring *rx_ring,
 				     struct bpf_prog *prog,

@@ -30,7 +30,7 @@
 # scripts/guest/lib.sh.
 #
 # Only one VM runs at a time: vm.sh waits for the lock $RONIC_VM_LOCK
-# (/tmp/ronic-vm.lock) that another holds.
+# (/tmp/ronic-qemu.lock) that another holds.
 #
 # --idle-timeout: a guest whose console and script output stay still that
 # long has hung; it is stopped then rather than at --timeout, and the vCPUs'
@@ -285,7 +285,7 @@ for i in 0 1; do
 done
 
 # One VM at a time on this machine (two cores): wait for any other.
-lock=${RONIC_VM_LOCK:-/tmp/ronic-vm.lock}
+lock=${RONIC_VM_LOCK:-/tmp/ronic-qemu.lock}
 exec 9> "$lock"
 if ! flock -n 9; then
 	echo "vm.sh: waiting for another test bed VM to finish ($lock)" >&2
@@ -413,13 +413,10 @@ fi
 # console otherwise.
 log=$results/dmesg.txt
 [ -s "$log" ] || log=$results/console.txt
-report_re='WARNING:|BUG:|Oops|KASAN|UBSAN|DMA-API|possible circular locking'
-report_re+='|inconsistent lock state|suspicious RCU|possible recursive locking'
-report_re+='|hung task|blocked for more than|refcount_t:|unreferenced object'
-report_re+='|suspected memory leak|DMAR: DRHD: handling fault|DMAR:.*fault'
-report_re+='|Kernel panic|general protection fault|list_(add|del) corruption'
-# Informational lines of debug options, not reports.
-benign_re='DMA-API: (preallocated|debugging (enabled|disabled))'
+# shellcheck source=scripts/kernel-reports.sh
+. "$top/scripts/kernel-reports.sh"
+report_re=$RONIC_REPORT_RE
+benign_re=$RONIC_BENIGN_RE
 reports=$(grep -aE "$report_re" "$log" 2>/dev/null |
 	grep -avE "$benign_re" || true)
 if [ -n "$reports" ]; then

@@ -149,32 +149,57 @@ void ronic_irq_deinit(struct ronic_adapter *adapter)
 	pci_free_irq_vectors(adapter->pdev);
 }
 
-/* The CPU a queue vector's interrupt is steered to, and its tx queue's XPS. */
-static const struct cpumask *ronic_vector_cpus(u16 v)
+/*
+ * The default CPU of queue vector @v's interrupt and of its tx queue's XPS:
+ * the vectors spread over the CPUs nearest the device first.
+ */
+static const struct cpumask *ronic_vector_cpus(struct ronic_adapter *adapter,
+					       u16 v)
 {
-	return get_cpu_mask(v % num_online_cpus());
+	return cpumask_of(cpumask_local_spread(v, dev_to_node(&adapter->pdev->dev)));
 }
 
 /**
- * ronic_irq_set_xps - send from each CPU on the tx queue its vector serves
+ * ronic_irq_set_xps - default XPS: each tx queue from its vector's CPU
  * @adapter: the device, its real tx queue count set
  *
- * Completions then run on the CPU that queued the frames. Set at every
- * start (open, -L, -G, reset), over what a user wrote to xps_cpus.
+ * Completions then run on the CPU that queued the frames. Only queues that
+ * have no map yet get the default: those new since the last start (the
+ * core drops the maps of queues a smaller count removed), so what a user
+ * wrote to xps_cpus survives down/up, -G and resets.
  */
 void ronic_irq_set_xps(struct ronic_adapter *adapter)
 {
+	u16 q = min(adapter->xps_default_queues, adapter->num_queues);
 	int err;
-	u16 q;
 
 	if (adapter->irq_mode != RONIC_IRQ_MSIX)
 		return;
-	for (q = 0; q < adapter->num_queues; q++) {
-		err = netif_set_xps_queue(adapter->netdev, ronic_vector_cpus(q), q);
+	for (; q < adapter->num_queues; q++) {
+		err = netif_set_xps_queue(adapter->netdev,
+					  ronic_vector_cpus(adapter, q), q);
 		if (err)
 			netdev_warn(adapter->netdev, "XPS for tx queue %u not set (%d)\n",
 				    q, err);
 	}
+	adapter->xps_default_queues = adapter->num_queues;
+}
+
+/*
+ * The default affinity is set at the first request only: the vectors live
+ * from probe to remove, and the core keeps what a user wrote to
+ * smp_affinity across free_irq()/request_irq(); later opens refresh the
+ * hint alone.
+ */
+static void ronic_irq_set_affinity(struct ronic_adapter *adapter, int irq,
+				   u16 v)
+{
+	const struct cpumask *mask = ronic_vector_cpus(adapter, v);
+
+	if (adapter->irq_affinity_defaulted)
+		irq_update_affinity_hint(irq, mask);
+	else
+		irq_set_affinity_and_hint(irq, mask);
 }
 
 /**
@@ -213,8 +238,9 @@ int ronic_irq_request(struct ronic_adapter *adapter)
 		err = request_irq(irq, ronic_msix_queue, 0, qv->name, qv);
 		if (err)
 			goto err_free;
-		irq_update_affinity_hint(irq, ronic_vector_cpus(v));
+		ronic_irq_set_affinity(adapter, irq, v);
 	}
+	adapter->irq_affinity_defaulted = true;
 	return 0;
 
 err_free:

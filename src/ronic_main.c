@@ -111,13 +111,24 @@ static void ronic_down(struct ronic_adapter *adapter)
 {
 	struct net_device *netdev = adapter->netdev;
 	struct ronic_q_vector *qv;
+	int reset_err;
 	u16 v, q;
 
 	set_bit(RONIC_STATE_DOWN, &adapter->state);
 	/* ndo_xdp_xmit callers that missed the bit are done after this. */
 	synchronize_net();
-	netif_tx_disable(netdev);
+	/*
+	 * A watchdog run that saw the port up could otherwise turn the
+	 * carrier back on after it went off; later runs see the bit.
+	 */
+	cancel_delayed_work_sync(&adapter->watchdog);
+	/*
+	 * Carrier off before the queues stop: the stack's tx watchdog checks
+	 * the carrier under the queue locks that netif_tx_disable() takes, so
+	 * no ndo_tx_timeout runs once it returns (the rings go after this).
+	 */
 	netif_carrier_off(netdev);
+	netif_tx_disable(netdev);
 	adapter->link_up = false;
 
 	ronic_hw_disable_rxtx(adapter);
@@ -137,11 +148,17 @@ static void ronic_down(struct ronic_adapter *adapter)
 		napi_disable(&qv->napi);
 	}
 
-	/* Watchdog reads counters; fold them in before the reset clears them. */
-	cancel_delayed_work_sync(&adapter->watchdog);
+	/* The MAC counters clear on reset: fold them in first. */
 	spin_lock_bh(&adapter->stats_lock);
 	ronic_hw_update_stats(adapter, &adapter->hw_stats);
 	spin_unlock_bh(&adapter->stats_lock);
+
+	/*
+	 * The reset stops the DMA master before the buffers go back: a
+	 * wedged queue that never disabled (the tx-timeout path) must not
+	 * write into pages the pool has already handed to someone else.
+	 */
+	reset_err = ronic_hw_reset(adapter);
 
 	for (q = 0; q < adapter->num_queues; q++) {
 		ronic_ring_clean_tx(adapter->tx_ring[q]);
@@ -150,7 +167,7 @@ static void ronic_down(struct ronic_adapter *adapter)
 	for (q = 0; q < adapter->num_xdp_rings; q++)
 		ronic_xdp_ring_clean_all(adapter->xdp_ring[q]);
 
-	if (!ronic_hw_reset(adapter))
+	if (!reset_err)
 		ronic_hw_init(adapter);
 }
 
@@ -257,6 +274,10 @@ static void ronic_get_stats64(struct net_device *netdev,
 			stats->tx_dropped += u64_stats_read(&ring->xmit_stats.dropped);
 		} while (u64_stats_fetch_retry(&ring->xmit_syncp, start));
 	}
+	/* Frames the XDP rings sent (XDP_TX, redirects in) are sent frames. */
+	for (q = 0; q < adapter->num_xdp_rings; q++)
+		ronic_fold_ring_stats(adapter->xdp_ring[q], &stats->tx_packets,
+				      &stats->tx_bytes);
 
 	stats->rx_packets += adapter->base.rx_packets;
 	stats->rx_bytes += adapter->base.rx_bytes;
@@ -356,6 +377,20 @@ static int ronic_change_mtu(struct net_device *netdev, int new_mtu)
 	return 0;
 }
 
+/*
+ * CTRL.VME is one switch for rx tag stripping and tx tag insertion on the
+ * 82576: the two offloads are on or off together, following rx.
+ */
+static netdev_features_t ronic_fix_features(struct net_device *netdev,
+					    netdev_features_t features)
+{
+	if (features & NETIF_F_HW_VLAN_CTAG_RX)
+		features |= NETIF_F_HW_VLAN_CTAG_TX;
+	else
+		features &= ~NETIF_F_HW_VLAN_CTAG_TX;
+	return features;
+}
+
 static int ronic_set_features(struct net_device *netdev,
 			      netdev_features_t features)
 {
@@ -402,10 +437,12 @@ static netdev_features_t ronic_features_check(struct sk_buff *skb,
 static void ronic_tx_timeout(struct net_device *netdev, unsigned int txqueue)
 {
 	struct ronic_adapter *adapter = netdev_priv(netdev);
-
 	struct ronic_ring *ring = adapter->tx_ring[txqueue];
 	struct ronic_tx_queue_state hw;
 
+	/* ronic_down() turns the carrier off first; this is belt and braces. */
+	if (test_bit(RONIC_STATE_DOWN, &adapter->state) || !ring)
+		return;
 	adapter->tx_timeouts++;
 	ronic_hw_get_tx_state(adapter, ring, &hw);
 	netdev_err(netdev, "tx queue %u timed out (next_to_use %u next_to_clean %u, TDH %u TDT %u TXDCTL %#x), resetting\n",
@@ -423,6 +460,7 @@ static const struct net_device_ops ronic_netdev_ops = {
 	.ndo_set_rx_mode	= ronic_set_rx_mode,
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_change_mtu		= ronic_change_mtu,
+	.ndo_fix_features	= ronic_fix_features,
 	.ndo_set_features	= ronic_set_features,
 	.ndo_features_check	= ronic_features_check,
 	.ndo_vlan_rx_add_vid	= ronic_vlan_rx_add_vid,
@@ -516,8 +554,15 @@ static void ronic_set_netdev_features(struct net_device *netdev)
 	netdev->min_mtu = RONIC_MIN_MTU;
 	netdev->max_mtu = RONIC_MAX_MTU;
 	netdev->watchdog_timeo = 5 * HZ;
-	netdev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
-			       NETDEV_XDP_ACT_NDO_XMIT;
+}
+
+/* What XDP the port can do, known once its interrupt mode is chosen. */
+static void ronic_set_xdp_features(struct ronic_adapter *adapter)
+{
+	adapter->netdev->xdp_features = ronic_xdp_supported(adapter) ?
+					NETDEV_XDP_ACT_BASIC |
+					NETDEV_XDP_ACT_REDIRECT |
+					NETDEV_XDP_ACT_NDO_XMIT : 0;
 }
 
 static int ronic_init_mac(struct ronic_adapter *adapter)
@@ -611,6 +656,7 @@ static int ronic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		goto err_release;
 	ronic_set_default_reta(adapter);
+	ronic_set_xdp_features(adapter);
 
 	err = ronic_devlink_alloc(adapter);
 	if (err)
@@ -653,8 +699,12 @@ static void ronic_remove(struct pci_dev *pdev)
 	ronic_devlink_unregister(adapter);
 	ronic_debugfs_del(adapter);
 	set_bit(RONIC_STATE_REMOVING, &adapter->state);
-	cancel_work_sync(&adapter->reset_task);
 	unregister_netdev(netdev);
+	/*
+	 * Only now: a tx timeout may have queued a reset between the bit and
+	 * the close inside unregister; nothing can queue one after it.
+	 */
+	cancel_work_sync(&adapter->reset_task);
 	ronic_devlink_free(adapter);
 	cancel_delayed_work_sync(&adapter->watchdog);
 

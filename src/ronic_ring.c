@@ -7,6 +7,7 @@
 #include <net/page_pool/helpers.h>
 
 #include "ronic.h"
+#include "ronic_stats.h"
 #include "ronic_xdp.h"
 
 /**
@@ -372,8 +373,6 @@ void ronic_rings_install(struct ronic_adapter *adapter,
 		adapter->tx_ring[q] = set->tx[q];
 		adapter->rx_ring[q] = set->rx[q];
 	}
-	adapter->num_queues = set->num_queues;
-	spin_unlock_bh(&adapter->stats_lock);
 	for (q = 0; q < RONIC_NUM_HW_QUEUES; q++) {
 		adapter->xdp_ring[q] = set->xdp[q];
 		if (set->xdp[q]) {
@@ -383,6 +382,7 @@ void ronic_rings_install(struct ronic_adapter *adapter,
 	}
 	adapter->num_queues = set->num_queues;
 	adapter->num_xdp_rings = set->num_xdp;
+	spin_unlock_bh(&adapter->stats_lock);
 	adapter->tx_ring_count = set->tx_count;
 	adapter->rx_ring_count = set->rx_count;
 	ronic_xdp_lock_key_update(&adapter->xdp_lock_key_held,
@@ -409,6 +409,18 @@ static void ronic_ring_fold_extra(const struct ronic_ring *rx,
 	base->tx_dropped += u64_stats_read(&tx->xmit_stats.dropped);
 	base->tx_hw_gso_packets += u64_stats_read(&tx->xmit_stats.tso);
 	base->tx_wake += u64_stats_read(&tx->tx_stats.restarts);
+	ronic_ring_add_xdp_verdicts(rx, &base->xdp);
+}
+
+/*
+ * An XDP ring's sent frames count as the port's sent frames; its own
+ * counters (and the rx rings' verdicts) live on in the base for ethtool -S.
+ */
+static void ronic_ring_fold_xdp(const struct ronic_ring *xdp,
+				struct ronic_base_stats *base)
+{
+	ronic_ring_fold(xdp, &base->tx_packets, &base->tx_bytes);
+	ronic_ring_add_xdp_sent(xdp, &base->xdp);
 }
 
 /**
@@ -435,18 +447,22 @@ void ronic_rings_uninstall(struct ronic_adapter *adapter,
 				&base->tx_bytes);
 		ronic_ring_fold_extra(adapter->rx_ring[q], adapter->tx_ring[q], base);
 	}
+	for (q = 0; q < adapter->num_xdp_rings; q++)
+		ronic_ring_fold_xdp(adapter->xdp_ring[q], base);
 	for (q = 0; q < RONIC_MAX_QUEUES; q++) {
 		set->tx[q] = adapter->tx_ring[q];
 		set->rx[q] = adapter->rx_ring[q];
 		adapter->tx_ring[q] = NULL;
 		adapter->rx_ring[q] = NULL;
 	}
-	spin_unlock_bh(&adapter->stats_lock);
-
 	for (q = 0; q < RONIC_NUM_HW_QUEUES; q++) {
 		set->xdp[q] = adapter->xdp_ring[q];
 		adapter->xdp_ring[q] = NULL;
 	}
+	set->num_xdp = adapter->num_xdp_rings;
+	adapter->num_xdp_rings = 0;
+	spin_unlock_bh(&adapter->stats_lock);
+
 	for (q = 0; q < adapter->num_q_vectors; q++) {
 		qv = adapter->q_vector[q];
 		qv->tx_ring = NULL;
@@ -454,7 +470,5 @@ void ronic_rings_uninstall(struct ronic_adapter *adapter,
 		qv->num_xdp_rings = 0;
 	}
 	set->num_queues = adapter->num_queues;
-	set->num_xdp = adapter->num_xdp_rings;
-	adapter->num_xdp_rings = 0;
 	ronic_xdp_lock_key_update(&adapter->xdp_lock_key_held, false);
 }

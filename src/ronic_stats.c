@@ -5,8 +5,9 @@
  * Each queue reports its ring's counters; the base reports what rings
  * already released counted (adapter->base, folded at reconfigure), so
  * the queues plus the base sum to what ndo_get_stats64 reports for
- * packets and bytes. XDP tx rings are not counted here, as in stats64:
- * their frames show in ethtool -S only. Beyond packets and bytes: rx
+ * packets and bytes. XDP tx rings are no netdev queue: what they sent
+ * (XDP_TX, frames redirected in) counts in the base, as it counts in
+ * stats64's tx_packets. Beyond packets and bytes: rx
  * alloc_fail, csum_bad, csum_unnecessary, tx hw_gso_packets (TSO frames)
  * and wake (queue restarts) per queue; rx hw_drops (the MAC's missed
  * packet count, no buffer) for the device only.
@@ -55,6 +56,61 @@ static void ronic_tx_extra(const struct ronic_ring *ring,
 {
 	tx->hw_gso_packets += ronic_read(&ring->xmit_syncp, &ring->xmit_stats.tso);
 	tx->wake += ronic_read(&ring->syncp, &ring->tx_stats.restarts);
+}
+
+/**
+ * ronic_ring_add_xdp_verdicts - add an rx ring's XDP verdict counts
+ * @rx: the rx ring
+ * @t: the totals to add to
+ */
+void ronic_ring_add_xdp_verdicts(const struct ronic_ring *rx,
+				 struct ronic_xdp_totals *t)
+{
+	const struct ronic_rx_ring_stats *s = &rx->rx_stats;
+
+	t->pass += ronic_read(&rx->syncp, &s->xdp_pass);
+	t->drop += ronic_read(&rx->syncp, &s->xdp_drop);
+	t->tx += ronic_read(&rx->syncp, &s->xdp_tx);
+	t->redirect += ronic_read(&rx->syncp, &s->xdp_redirect);
+	t->aborted += ronic_read(&rx->syncp, &s->xdp_aborted);
+	t->tx_errors += ronic_read(&rx->syncp, &s->xdp_tx_errors);
+}
+
+/**
+ * ronic_ring_add_xdp_sent - add an XDP tx ring's counts
+ * @xdp: the XDP ring
+ * @t: the totals to add to
+ */
+void ronic_ring_add_xdp_sent(const struct ronic_ring *xdp,
+			     struct ronic_xdp_totals *t)
+{
+	u64 packets, bytes;
+
+	ronic_ring_read(xdp, &packets, &bytes);
+	t->sent += packets;
+	t->sent_bytes += bytes;
+	t->xmit += ronic_read(&xdp->xmit_syncp, &xdp->xdp_stats.xdp_xmit);
+	t->xmit_errors += ronic_read(&xdp->xmit_syncp,
+				     &xdp->xdp_stats.xdp_tx_errors);
+}
+
+/**
+ * ronic_xdp_totals_get - the port's XDP counters since probe
+ * @adapter: the device
+ * @t: filled in: released rings' counts plus the live rings'
+ */
+void ronic_xdp_totals_get(struct ronic_adapter *adapter,
+			  struct ronic_xdp_totals *t)
+{
+	u16 q;
+
+	spin_lock_bh(&adapter->stats_lock);
+	*t = adapter->base.xdp;
+	for (q = 0; q < adapter->num_queues && adapter->rx_ring[q]; q++)
+		ronic_ring_add_xdp_verdicts(adapter->rx_ring[q], t);
+	for (q = 0; q < adapter->num_xdp_rings; q++)
+		ronic_ring_add_xdp_sent(adapter->xdp_ring[q], t);
+	spin_unlock_bh(&adapter->stats_lock);
 }
 
 static void ronic_get_queue_stats_rx(struct net_device *netdev, int idx,
@@ -136,6 +192,11 @@ static void ronic_get_base_stats(struct net_device *netdev,
 			tx->bytes += bytes;
 			ronic_tx_extra(ring, tx);
 		}
+	}
+	for (q = 0; q < adapter->num_xdp_rings; q++) {
+		ronic_ring_read(adapter->xdp_ring[q], &packets, &bytes);
+		tx->packets += packets;
+		tx->bytes += bytes;
 	}
 	spin_unlock_bh(&adapter->stats_lock);
 }

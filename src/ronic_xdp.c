@@ -26,12 +26,25 @@
  */
 int ronic_xdp_check_mtu(struct ronic_adapter *adapter, int mtu)
 {
-	if (adapter->xdp_prog && mtu > RONIC_XDP_MAX_MTU) {
-		netdev_err(adapter->netdev, "MTU %d is too large for the attached XDP program (max %d)\n",
-			   mtu, RONIC_XDP_MAX_MTU);
+	/* ndo_change_mtu has no extack: the limit is in the man page. */
+	if (adapter->xdp_prog && mtu > RONIC_XDP_MAX_MTU)
 		return -EINVAL;
-	}
 	return 0;
+}
+
+/**
+ * ronic_xdp_supported - whether the port can run XDP in its configuration
+ * @adapter: the device
+ *
+ * XDP needs a tx ring of its own on a free hardware queue, and the
+ * single-vector fallback has no interrupt to clean one.
+ *
+ * Return: true if a program may be attached (up or down).
+ */
+bool ronic_xdp_supported(const struct ronic_adapter *adapter)
+{
+	return adapter->irq_mode == RONIC_IRQ_MSIX &&
+	       ronic_xdp_ring_count(nr_cpu_ids, adapter->num_queues) > 0;
 }
 
 static void ronic_xdp_stat(struct ronic_ring *ring, u64_stats_t *counter)
@@ -107,8 +120,7 @@ void ronic_xdp_ring_doorbell(struct ronic_ring *ring)
 {
 	bool locked = ronic_xdp_lock(ring);
 
-	/* Descriptors visible to the device before the tail moves. */
-	wmb();
+	/* writel() orders the descriptor writes before the tail moves. */
 	writel(ring->next_to_use, ring->tail);
 	ronic_xdp_unlock(ring, locked);
 }
@@ -312,11 +324,8 @@ int ronic_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
 	if (locked)
 		u64_stats_add(&ring->xdp_stats.xdp_locked, sent);
 	u64_stats_update_end(&ring->xmit_syncp);
-	if (flags & XDP_XMIT_FLUSH) {
-		/* Descriptors visible to the device before the tail moves. */
-		wmb();
+	if (flags & XDP_XMIT_FLUSH)
 		writel(ring->next_to_use, ring->tail);
-	}
 	ronic_xdp_unlock(ring, locked);
 	return sent;
 }
@@ -329,11 +338,7 @@ static int ronic_xdp_setup(struct ronic_adapter *adapter, struct bpf_prog *prog,
 	u16 q;
 
 	if (prog) {
-		if (!netif_running(netdev)) {
-			NL_SET_ERR_MSG_MOD(extack, "device is down: bring it up first");
-			return -ENETDOWN;
-		}
-		if (!adapter->num_xdp_rings) {
+		if (!ronic_xdp_supported(adapter)) {
 			NL_SET_ERR_MSG_MOD(extack, "XDP needs MSI-X and a free hardware tx queue");
 			return -EOPNOTSUPP;
 		}
@@ -344,9 +349,15 @@ static int ronic_xdp_setup(struct ronic_adapter *adapter, struct bpf_prog *prog,
 		}
 	}
 
-	/* Rings stay; the poll picks the new program up at its next frame. */
+	/*
+	 * The XDP tx rings always exist while the port is up, so the rings
+	 * stay and the poll picks the new program up at its next frame. A
+	 * port that is down (or being unregistered: the core closes it, then
+	 * detaches) has no rings; ronic_configure() hands the program to the
+	 * rings it builds when the port opens.
+	 */
 	old = xchg(&adapter->xdp_prog, prog);
-	for (q = 0; q < adapter->num_queues; q++)
+	for (q = 0; q < adapter->num_queues && adapter->rx_ring[q]; q++)
 		WRITE_ONCE(adapter->rx_ring[q]->xdp_prog, prog);
 	if (old)
 		bpf_prog_put(old);

@@ -36,6 +36,9 @@ BDF_A='' BDF_B='' NIC_A='' NIC_B='' DRV_A='' DRV_B=''
 RONIC_PASSED=0
 RONIC_FAILED=0
 
+# shellcheck source=scripts/kernel-reports.sh
+. "$RONIC_TOP/scripts/kernel-reports.sh"
+
 # ------------------------------------------------------------ reporting
 
 log() {
@@ -78,6 +81,18 @@ finish() {
 	log "$RONIC_PASSED passed, $RONIC_FAILED failed in this guest script"
 	[ "$RONIC_FAILED" -eq 0 ]
 	exit
+}
+
+# dmesg_lines: how many lines the kernel log has now (for kernel_reports).
+dmesg_lines() {
+	dmesg --color=never | wc -l
+}
+
+# kernel_reports N: the report lines (scripts/kernel-reports.sh) the kernel
+# log gained after its first N lines; status 1 if there are none.
+kernel_reports() {
+	dmesg --color=never | tail -n +$(($1 + 1)) | grep -aE "$RONIC_REPORT_RE" |
+		grep -avE "$RONIC_BENIGN_RE"
 }
 
 # wait_until SECONDS CMD [ARGS...]: poll every 0.2 s; status of the last try.

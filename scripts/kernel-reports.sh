@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# What counts as a kernel report in a test bed kernel log, for the host
+# (scripts/vm.sh, over a whole boot) and the guest (scripts/guest/lib.sh,
+# over the lines one step added). Source it; it only sets two variables.
+#
+# RONIC_REPORT_RE: an extended regex matching the first line of a report.
+# RONIC_BENIGN_RE: informational lines of debug options that match it.
+
+RONIC_REPORT_RE='WARNING:|BUG:|Oops|KASAN|UBSAN|DMA-API|possible circular locking'
+RONIC_REPORT_RE+='|inconsistent lock state|suspicious RCU|possible recursive locking'
+RONIC_REPORT_RE+='|hung task|blocked for more than|refcount_t:|unreferenced object'
+RONIC_REPORT_RE+='|suspected memory leak|DMAR: DRHD: handling fault|DMAR:.*fault'
+RONIC_REPORT_RE+='|Kernel panic|general protection fault|list_(add|del) corruption'
+RONIC_BENIGN_RE='DMA-API: (preallocated|debugging (enabled|disabled))'
+# shellcheck disable=SC2034 # used by the scripts that source this one
+readonly RONIC_REPORT_RE RONIC_BENIGN_RE
