@@ -13,7 +13,12 @@
 #include <linux/skbuff.h>
 #include <net/page_pool/types.h>
 
-/* Host-side attributes for the two directions of streaming DMA. */
+/*
+ * Host-side attributes of the streaming mappings the driver makes itself.
+ * There is no rx counterpart: rx pages are mapped by page_pool with the
+ * core's fixed RONIC_RO_RX_POOL_ATTRS (ronic_ro_policy.h), which no driver
+ * setting changes.
+ */
 struct ronic_dma {
 	struct device *dev;
 	/* applied to new DMA_TO_DEVICE payload mappings (device reads) */

@@ -2,11 +2,13 @@
 /*
  * The relaxed-ordering policy: a pure function from what the platform
  * allows and what the user asked for to the attributes and register bits
- * the driver applies. No device access here, so it is unit-tested as is.
+ * the driver applies, and to the attributes rx pages get from page_pool
+ * whatever was asked. No device access here, so it is unit-tested as is.
  */
 #ifndef _RONIC_RO_POLICY_H_
 #define _RONIC_RO_POLICY_H_
 
+#include <linux/dma-mapping.h>
 #include <linux/types.h>
 
 /* The user's flags, one per DMA direction as the device sees it. */
@@ -25,7 +27,11 @@ enum ronic_ro_arch {
 struct ronic_ro_arch_info {
 	const char *name;
 	bool default_on;		/* flags on unless the user says off */
-	bool host_attr_honoured;	/* the IOMMU acts on DMA_ATTR_WEAK_ORDERING */
+	/*
+	 * Some IOMMU of the architecture acts on DMA_ATTR_WEAK_ORDERING
+	 * (sparc64: sun4v's, not sun4u's); elsewhere it is passed and ignored.
+	 */
+	bool host_attr_honoured;
 };
 
 extern const struct ronic_ro_arch_info ronic_ro_arch_table[RONIC_RO_ARCH_NR];
@@ -52,10 +58,29 @@ enum ronic_ro_verdict {
 	RONIC_RO_FORBIDDEN_VF,
 };
 
+/*
+ * What page_pool_dma_map() (net/core/page_pool.c, 6.12) passes for every
+ * page of a pool created with PP_FLAG_DMA_MAP, as ronic's rx pools are.
+ * It is fixed in the page_pool core: no page_pool_params field and no
+ * driver flag changes it.
+ */
+#define RONIC_RO_RX_POOL_ATTRS	(DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING)
+
 struct ronic_ro_decision {
 	enum ronic_ro_verdict verdict;
 	u32 flags;		/* the flags in force after the decision */
-	unsigned long tx_attrs;	/* host attributes of device-read mappings */
+	/* host attributes of the tx mappings the driver makes itself */
+	unsigned long tx_attrs;
+	/*
+	 * Host attributes of every rx page, so also of XDP_TX frames sent
+	 * from one: the pool's, whatever the flags and the verdict.
+	 */
+	unsigned long rx_page_attrs;
+	/*
+	 * Rx pages are weakly ordered on the host although pci_ro_write is
+	 * not in force: the flag reaches the device's enables, not the pool.
+	 */
+	bool rx_weak_unrequested;
 	u32 dca_txctrl;		/* RO enables for every DCA_TXCTRL */
 	u32 dca_rxctrl;		/* RO enables for every DCA_RXCTRL */
 };

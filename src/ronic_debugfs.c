@@ -50,6 +50,7 @@ static void ronic_debugfs_show_ro(struct seq_file *s,
 	const struct ronic_ro_decision *d = &ro->decision;
 	const struct ronic_ro_platform *p = &ro->plat;
 	bool tx_weak = d->tx_attrs & DMA_ATTR_WEAK_ORDERING;
+	bool rx_weak = d->rx_page_attrs & DMA_ATTR_WEAK_ORDERING;
 	u16 q;
 
 	seq_puts(s, "inputs:\n");
@@ -69,8 +70,11 @@ static void ronic_debugfs_show_ro(struct seq_file *s,
 		   ronic_on_off(d->flags & RONIC_RO_WRITE));
 	seq_printf(s, "  host to_device (tx payload): %s\n",
 		   tx_weak ? "DMA_ATTR_WEAK_ORDERING" : "none");
-	/* page_pool maps every rx page with the attribute, whatever the flags. */
-	seq_puts(s, "  host from_device (rx pages): DMA_ATTR_WEAK_ORDERING (page_pool)\n");
+	/* The pool's attributes, not the flags': XDP_TX reuses its mapping. */
+	seq_printf(s, "  host rx pages (page_pool, also XDP_TX): %s\n",
+		   rx_weak ? "DMA_ATTR_WEAK_ORDERING" : "none");
+	if (d->rx_weak_unrequested)
+		seq_puts(s, "  note: pci_ro_write off orders the device's writes, but page_pool still maps every rx page with DMA_ATTR_WEAK_ORDERING\n");
 	for (q = 0; q < adapter->num_queues; q++)
 		seq_printf(s, "  queue %u: DCA_TXCTRL ro 0x%08x DCA_RXCTRL ro 0x%08x\n",
 			   q, d->dca_txctrl, d->dca_rxctrl);

@@ -152,9 +152,12 @@ void ronic_dma_free_ring(struct ronic_dma *dma, size_t size, void *cpu,
  * @dma: the helper
  * @pp: parameters to complete; the caller sets size, offset and max_len
  *
- * The pool maps each page once, always with DMA_ATTR_WEAK_ORDERING, and
- * syncs what the caller's offset and max_len cover when a page goes back
- * to the device.
+ * The pool maps each page once and syncs what the caller's offset and
+ * max_len cover when a page goes back to the device. Its core maps with
+ * RONIC_RO_RX_POOL_ATTRS, DMA_ATTR_WEAK_ORDERING included, and offers no
+ * parameter to leave it out: the host side of rx (and of XDP_TX from these
+ * pages) is weakly ordered whatever pci_ro_write says, and the policy's
+ * decision reports it as such rather than as following the flag.
  */
 void ronic_dma_rx_pool_params(struct ronic_dma *dma,
 			      struct page_pool_params *pp)
@@ -195,7 +198,8 @@ void ronic_dma_rx_sync_for_cpu(struct page_pool *pool, struct page *page,
  * @addr: device address within a pool page
  * @len: bytes
  *
- * For XDP_TX, which sends a received frame out of the page it came in.
+ * For XDP_TX, which sends a received frame out of the page it came in,
+ * under the pool's mapping and so its attributes, not dma->tx_attrs.
  */
 void ronic_dma_rx_sync_for_device(struct ronic_dma *dma, dma_addr_t addr,
 				  u32 len)

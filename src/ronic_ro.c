@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ronic: relaxed ordering for a port. Reads what the PCI core knows of the
- * platform, asks the policy, and applies its decision: host attributes to
- * the DMA helper, RO enables to every queue.
+ * platform, asks the policy, and applies its decision: tx host attributes
+ * to the DMA helper, RO enables to every queue.
  */
 #include <linux/moduleparam.h>
 #include <linux/pci.h>
@@ -91,7 +91,10 @@ static void ronic_ro_commit(struct ronic_adapter *adapter,
 	adapter->ro.requested = requested;
 	adapter->ro.decision = *d;
 	adapter->ro.flags = d->flags;
-	/* New mappings take the new attributes; old ones keep their own. */
+	/*
+	 * New mappings take the new attributes; old ones keep their own.
+	 * Rx pages keep the pool's (d->rx_page_attrs): nothing to apply.
+	 */
 	WRITE_ONCE(adapter->dma.tx_attrs, d->tx_attrs);
 }
 

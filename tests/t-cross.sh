@@ -4,10 +4,11 @@
 # Cross builds (host side, no VM): scripts/cross.sh builds ronic.ko for
 # x86_64, arm64 and sparc64 against linux-source-6.12 with W=1, failing on
 # any warning; then each module's compiled-in relaxed-ordering default,
-# read back from its .modinfo (src/ronic_ro_policy.c copies the table row
-# of the architecture it was built for), must be the documented one
-# (Documentation/ronic.rst, "Defaults per architecture"): sparc64 on with
-# the weak-ordering attribute honoured, arm64 on, x86_64 off.
+# read back from its .modinfo (src/ronic_ro_policy.c's MODULE_INFO, built
+# from the same per-row macros as its table, for the architecture it was
+# built for), must be the documented one (Documentation/ronic.rst,
+# "Defaults per architecture"): sparc64 on with the weak-ordering
+# attribute honoured (by sun4v's IOMMU), arm64 on, x86_64 off.
 # 20-30 s with the prepared trees cached (about 70 s beside running VMs);
 # the first run prepares them (82 s here).
 set -uo pipefail

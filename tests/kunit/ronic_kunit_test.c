@@ -18,7 +18,10 @@
 #include "ronic_ro_policy.h"
 #include "ronic_xdp.h"
 
-/* The documented table (Documentation/ronic.rst, "Defaults per architecture"). */
+/*
+ * The documented table (Documentation/ronic.rst, "Defaults per
+ * architecture"); sparc64's attribute is honoured by sun4v's IOMMU.
+ */
 static const struct {
 	enum ronic_ro_arch arch;
 	bool default_on;
@@ -31,6 +34,8 @@ static const struct {
 };
 
 static const u32 ronic_tx_read = RONIC_DCA_TX_DESC_RRO_EN | RONIC_DCA_TX_DATA_RRO_EN;
+/* What page_pool_dma_map() passes in this kernel (net/core/page_pool.c). */
+static const unsigned long ronic_pool_attrs = DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING;
 static const u32 ronic_rx_write = RONIC_DCA_RX_DATA_WRO_EN | RONIC_DCA_RX_HDR_WRO_EN;
 
 static struct ronic_ro_platform ronic_plat(enum ronic_ro_arch arch)
@@ -38,12 +43,15 @@ static struct ronic_ro_platform ronic_plat(enum ronic_ro_arch arch)
 	return (struct ronic_ro_platform){ .arch = arch, .dev_enabled = true };
 }
 
+/* Off is what the flags control; rx pages keep the pool's attributes. */
 static void ronic_expect_all_off(struct kunit *test, const struct ronic_ro_decision *d)
 {
 	KUNIT_EXPECT_EQ(test, d->flags, 0);
 	KUNIT_EXPECT_EQ(test, d->tx_attrs, 0);
 	KUNIT_EXPECT_EQ(test, d->dca_txctrl, 0);
 	KUNIT_EXPECT_EQ(test, d->dca_rxctrl, 0);
+	KUNIT_EXPECT_EQ(test, d->rx_page_attrs, ronic_pool_attrs);
+	KUNIT_EXPECT_TRUE(test, d->rx_weak_unrequested);
 }
 
 /* Every row: the default under each mode parameter, and the host attribute. */
@@ -120,6 +128,26 @@ static void ronic_ro_requested_flags(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d.dca_rxctrl, RONIC_DCA_RX_DESC_RRO_EN | ronic_rx_write);
 	/* Rx descriptor write-back announces the frame: never relaxed. */
 	KUNIT_EXPECT_EQ(test, d.dca_rxctrl & RONIC_DCA_RX_DESC_WRO_EN, 0);
+}
+
+/*
+ * Rx pages: page_pool's attributes whatever the flags, and the decision
+ * says when that leaves the host side weak without pci_ro_write.
+ */
+static void ronic_ro_rx_pages(struct kunit *test)
+{
+	struct ronic_ro_platform p = ronic_plat(RONIC_RO_ARCH_SPARC64);
+	struct ronic_ro_decision d;
+	u32 req;
+
+	KUNIT_EXPECT_EQ(test, RONIC_RO_RX_POOL_ATTRS, ronic_pool_attrs);
+	for (req = 0; req <= RONIC_RO_ALL; req++) {
+		KUNIT_EXPECT_EQ(test, ronic_ro_decide(&p, req, &d), 0);
+		KUNIT_EXPECT_EQ_MSG(test, d.rx_page_attrs, ronic_pool_attrs,
+				    "requested %#x", req);
+		KUNIT_EXPECT_EQ_MSG(test, d.rx_weak_unrequested,
+				    !(req & RONIC_RO_WRITE), "requested %#x", req);
+	}
 }
 
 static void ronic_ro_unknown_flags(struct kunit *test)
@@ -222,6 +250,11 @@ static void ronic_ro_every_combination(struct kunit *test)
 					    "arch %u in %#x", arch, in);
 			KUNIT_EXPECT_EQ_MSG(test, !!d.tx_attrs, !err && (req & RONIC_RO_READ),
 					    "arch %u in %#x", arch, in);
+			KUNIT_EXPECT_EQ_MSG(test, d.rx_page_attrs, ronic_pool_attrs,
+					    "arch %u in %#x", arch, in);
+			KUNIT_EXPECT_EQ_MSG(test, d.rx_weak_unrequested,
+					    !(d.flags & RONIC_RO_WRITE),
+					    "arch %u in %#x", arch, in);
 		}
 	}
 }
@@ -231,6 +264,7 @@ static struct kunit_case ronic_ro_policy_cases[] = {
 	KUNIT_CASE(ronic_ro_this_arch_row),
 	KUNIT_CASE(ronic_ro_arch_out_of_range),
 	KUNIT_CASE(ronic_ro_requested_flags),
+	KUNIT_CASE(ronic_ro_rx_pages),
 	KUNIT_CASE(ronic_ro_unknown_flags),
 	KUNIT_CASE(ronic_ro_root_forbids),
 	KUNIT_CASE(ronic_ro_vf),

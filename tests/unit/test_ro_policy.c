@@ -9,6 +9,7 @@
 
 #include <linux/dma-mapping.h>
 #include <linux/errno.h>
+#include <linux/module.h>
 
 #include "ronic_regs.h"
 #include "ronic_ro_policy.h"
@@ -16,6 +17,9 @@
 #define SUITE "ro_policy"
 #include "check.h"
 
+/* What the policy file put in .modinfo (the shim's MODULE_INFO). */
+extern const char RONIC_UNIT_MODINFO(ro_default_on)[];
+extern const char RONIC_UNIT_MODINFO(ro_host_attr_honoured)[];
 
 static const struct ronic_ro_platform x86_ok = {
 	.arch = RONIC_RO_ARCH_X86, .dev_enabled = true,
@@ -33,10 +37,12 @@ static void test_defaults(void)
 	CHECK("sparc64 auto defaults on",
 	      ronic_ro_default_flags(&p, RONIC_RO_MODE_AUTO) == RONIC_RO_ALL);
 	CHECK("sparc64 off wins", ronic_ro_default_flags(&p, RONIC_RO_MODE_OFF) == 0);
-	CHECK("sparc64 honours the host attribute",
+	CHECK("sparc64 (sun4v's IOMMU) honours the host attribute",
 	      ronic_ro_arch_table[RONIC_RO_ARCH_SPARC64].host_attr_honoured);
 	CHECK("x86 ignores the host attribute",
 	      !ronic_ro_arch_table[RONIC_RO_ARCH_X86].host_attr_honoured);
+	CHECK("arm64 ignores the host attribute",
+	      !ronic_ro_arch_table[RONIC_RO_ARCH_ARM64].host_attr_honoured);
 	p.arch = RONIC_RO_ARCH_ARM64;
 	CHECK("arm64 auto defaults on",
 	      ronic_ro_default_flags(&p, RONIC_RO_MODE_AUTO) == RONIC_RO_ALL);
@@ -114,10 +120,70 @@ static void test_platform(void)
 	      d.dca_txctrl == RONIC_DCA_TX_RO_MASK);
 }
 
+/*
+ * page_pool maps rx pages with its own attributes: every decision must say
+ * so, for every flag set and platform, refusals included, and must flag
+ * the case where the host side is weak although pci_ro_write is not on.
+ */
+static void test_rx_pages(void)
+{
+	const unsigned long pool = DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING;
+	unsigned int in, wrong_attrs = 0, wrong_note = 0;
+	struct ronic_ro_decision d;
+
+	ronic_ro_decide(&x86_ok, 0, &d);
+	CHECK("rx pages: weak ordering with nothing requested",
+	      d.rx_page_attrs == pool && d.rx_weak_unrequested);
+	ronic_ro_decide(&x86_ok, RONIC_RO_READ, &d);
+	CHECK("rx pages: weak ordering with pci_ro_read only",
+	      d.rx_page_attrs == pool && d.rx_weak_unrequested);
+	ronic_ro_decide(&x86_ok, RONIC_RO_WRITE, &d);
+	CHECK("rx pages: weak ordering with pci_ro_write, as requested",
+	      d.rx_page_attrs == pool && !d.rx_weak_unrequested);
+
+	for (in = 0; in < RONIC_RO_ARCH_NR * 8 * 4; in++) {
+		struct ronic_ro_platform p = {
+			.arch = in / 32,
+			.root_forbids = in & 1,
+			.is_vf = in & 2,
+			.dev_enabled = in & 4,
+		};
+
+		ronic_ro_decide(&p, (in >> 3) & RONIC_RO_ALL, &d);
+		if (d.rx_page_attrs != pool)
+			wrong_attrs++;
+		if (d.rx_weak_unrequested != !(d.flags & RONIC_RO_WRITE))
+			wrong_note++;
+	}
+	CHECK("rx pages: the pool's attributes in every decision, refusals too",
+	      !wrong_attrs);
+	CHECK("rx pages: weak without pci_ro_write flagged exactly when the flag is not in force",
+	      !wrong_note);
+	CHECK("rx pages: unknown flags still report the pool's attributes",
+	      ronic_ro_decide(&x86_ok, BIT(7), &d) == -EINVAL &&
+	      d.rx_page_attrs == pool);
+}
+
+/* .modinfo carries this build's row, from the same macros as the table. */
+static void test_modinfo(void)
+{
+	const struct ronic_ro_arch_info *row =
+		&ronic_ro_arch_table[ronic_ro_this_arch()];
+
+	CHECK("modinfo ro_default_on is this build's row",
+	      !strcmp(RONIC_UNIT_MODINFO(ro_default_on),
+		      row->default_on ? "y" : "n"));
+	CHECK("modinfo ro_host_attr_honoured is this build's row",
+	      !strcmp(RONIC_UNIT_MODINFO(ro_host_attr_honoured),
+		      row->host_attr_honoured ? "y" : "n"));
+}
+
 int main(void)
 {
 	test_defaults();
 	test_bits();
 	test_platform();
+	test_rx_pages();
+	test_modinfo();
 	return check_summary();
 }
