@@ -122,6 +122,13 @@ else
 	summary
 fi
 
+# The XDP test programs, for the lifecycle table's rows.
+if RONIC_XDP_OBJ=$("$top/tests/xdp/build.sh"); then
+	export RONIC_XDP_OBJ
+else
+	fail "debug: XDP test programs build (tests/xdp/build.sh)"
+fi
+
 # ---------------------------------------------------------------- VM runs
 # no5lvl: -cpu max offers LA57, and a KASAN kernel with 5-level paging
 # reports a false wild-memory-access when an interrupt lands while

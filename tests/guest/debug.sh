@@ -9,6 +9,7 @@
 #  2. rmmod under iperf3 traffic, modprobe again, ping; then allocation
 #     failures injected into up, -G, -L and probe (tests/guest/faults.sh;
 #     RONIC_DEBUG_FAULTS=0 skips them);
+#  2c. the lifecycle table (tests/guest/lifecycle.sh, tests/lifecycle.tsv);
 #  3. RONIC_DEBUG_CYCLES (5) load/unload cycles, both NICs with carrier;
 #  4. with the DUT unloaded: DMA-API debug counted no error and holds no
 #     mapping of the NICs, a kmemleak scan reports nothing (nor did one
@@ -179,6 +180,19 @@ if [ "$dut" = ronic ] && [ "${RONIC_DEBUG_FAULTS:-1}" = 1 ]; then
 	pair_down
 fi
 phase faults
+
+# ---------------------------------------------------------- 2c. lifecycle
+# The lifecycle table (tests/lifecycle.tsv), where KASAN, lockdep and
+# DMA-API debug see what the stock kernel does not; its rows check for
+# reports among the lines each row added. RONIC_LIFECYCLE_VARIANTS as in
+# lifecycle.sh.
+if [ "$dut" = ronic ] && [ -n "${RONIC_XDP_OBJ:-}" ]; then
+	bash "$RONIC_TOP/tests/guest/lifecycle.sh" || log "debug: lifecycle part reported failures"
+	pair_down
+elif [ "$dut" = ronic ]; then
+	fail "debug: lifecycle table" "no RONIC_XDP_OBJ (tests/xdp/build.sh)"
+fi
+phase lifecycle
 
 # ---------------------------------------------------------- 3. cycles
 # one_cycle N: load, both NICs up with carrier, refcount 0, unload.
