@@ -24,6 +24,10 @@ sum_stat() {
 		'{ n = $1; sub(":", "", n) } n ~ re { s += $2 } END { print s + 0 }'
 }
 
+tx_packets() {
+	cat "/sys/class/net/$NIC_A/statistics/tx_packets"
+}
+
 peer_rx() {
 	ip netns exec "$PEER_NS" cat "/sys/class/net/$NIC_B/statistics/rx_packets"
 }
@@ -50,10 +54,13 @@ peer_pings() {
 
 # action_case PROG COUNTER EXPECT: run pings with PROG attached, check
 # that COUNTER grew by N and what the peer saw (EXPECT: replies, none or
-# echoed, the frames coming back to the peer as they were sent).
+# echoed, the frames coming back to the peer as they were sent, and
+# counted in the interface's tx_packets; refold: echoed, then new rings
+# keep that count).
 action_case() {
-	local prog=$1 counter=$2 expect=$3 before after rx0 rx1 got out
+	local prog=$1 counter=$2 expect=$3 before after rx0 rx1 got out tx0 tx1
 	before=$(sum_stat "" "$NIC_A" "$counter")
+	tx0=$(tx_packets)
 	rx0=$(peer_rx)
 	if ! out=$(xdp_on "$prog"); then
 		fail "$prog: attach" "$out"
@@ -82,6 +89,23 @@ action_case() {
 		[ $((rx1 - rx0)) -ge "$N" ] &&
 			pass "$prog: peer received $((rx1 - rx0)) frames back" ||
 			fail "$prog: frames back at the peer" "$((rx1 - rx0)) < $N"
+		# Sent by the XDP rings: the interface counts them as sent.
+		tx1=$(tx_packets)
+		[ $((tx1 - tx0)) -ge "$N" ] &&
+			pass "$prog: tx_packets counted $((tx1 - tx0)) XDP frames" ||
+			fail "$prog: tx_packets counts XDP frames" "grew by $((tx1 - tx0)) < $N"
+		;;
+	refold)
+		# The same, and new rings (-G there and back) keep the count
+		# (the XDP rings' counters are folded in, not lost).
+		tx1=$(tx_packets)
+		ethtool -G "$NIC_A" tx 128 && ethtool -G "$NIC_A" tx 256
+		[ $((rx1 - rx0)) -ge "$N" ] && [ $((tx1 - tx0)) -ge "$N" ] &&
+		[ "$(tx_packets)" -ge "$tx1" ] &&
+			pass "$prog: tx_packets counted $((tx1 - tx0)) XDP frames, kept across -G" ||
+			fail "$prog: tx_packets counts XDP frames, across -G" \
+				"peer got $((rx1 - rx0)), grew by $((tx1 - tx0)) (< $N?), then $(tx_packets) (< $tx1?)"
+		wait_until 20 has_carrier "" "$NIC_A"
 		;;
 	esac
 }
@@ -414,6 +438,7 @@ action_case xdp_pass "rx[0-9]+_xdp_pass" replies
 action_case xdp_drop "rx[0-9]+_xdp_drop" none
 action_case xdp_aborted "rx[0-9]+_xdp_aborted" none
 action_case xdp_tx_back "rx[0-9]+_xdp_tx" echoed
+action_case xdp_tx_back "rx[0-9]+_xdp_tx" refold
 action_case xdp_redirect_back "rx[0-9]+_xdp_redirect" echoed
 before=$(sum_stat "" "$NIC_A" "xdp[0-9]+_xdp_xmit")
 [ "$before" -ge "$N" ] && pass "ndo_xdp_xmit counted $before frames" ||
