@@ -13,6 +13,10 @@ RONIC_REPORT_RE+='|inconsistent lock state|suspicious RCU|possible recursive loc
 RONIC_REPORT_RE+='|hung task|blocked for more than|refcount_t:|unreferenced object'
 RONIC_REPORT_RE+='|suspected memory leak|DMAR: DRHD: handling fault|DMAR:.*fault'
 RONIC_REPORT_RE+='|Kernel panic|general protection fault|list_(add|del) corruption'
+# lockdep's own INFO lines that switch it off (an uninitialised lock, say)
+RONIC_REPORT_RE+='|turning off the locking correctness validator'
+# a page_pool whose pages never all came back
+RONIC_REPORT_RE+='|stalled pool shutdown'
 RONIC_BENIGN_RE='DMA-API: (preallocated|debugging (enabled|disabled))'
 # shellcheck disable=SC2034 # used by the scripts that source this one
 readonly RONIC_REPORT_RE RONIC_BENIGN_RE
