@@ -10,7 +10,7 @@
 #   make check           sparse, W=1, checkpatch --strict, coccinelle
 #   make cross           ronic.ko for x86_64, arm64 and sparc64 (W=1, no warning)
 #   make intree          build in linux-source-6.12 (scripts/intree.sh, cached)
-#   make test            every test (VM based); ends with "N passed, N failed"
+#   make test            every test (VM based); ends with "N passed, N failed, N skipped"
 #   make test-debug      build/reuse the debug kernel (KASAN, lockdep, DMA-API
 #                        debug, kmemleak), run a test subset in it (IOMMU=1:
 #                        with the IOMMU, IOMMU=both: without, then with)

@@ -17,7 +17,7 @@
 # and checks for DMAR faults; --both runs without, then with it (also
 # RONIC_DEBUG_IOMMU=0|1|both). RONIC_DEBUG_ONLY=kunit runs only the KUnit
 # part in the VM (a quick check; the full run always has it). Prints PASS:/FAIL: lines and a closing
-# "N passed, N failed"; exit status 1 if anything failed.
+# "N passed, N failed, N skipped"; exit status 1 if anything failed.
 #
 # Results in DIR (default <repo>/results/debug-<timestamp>, or
 # $RONIC_RESULTS_DIR): build/ (the scratch build, ronic.ko with its debug
@@ -51,7 +51,8 @@ results=$(realpath "$results")
 
 passed=0
 failed=0
-# count: tally PASS:/FAIL: lines passing through (and print them).
+skipped=0
+# count: tally PASS:/FAIL:/SKIP: lines passing through (and print them).
 count() {
 	local line
 	while IFS= read -r line; do
@@ -59,13 +60,14 @@ count() {
 		case "$line" in
 		PASS:*) passed=$((passed + 1)) ;;
 		FAIL:*) failed=$((failed + 1)) ;;
+		SKIP:*) skipped=$((skipped + 1)) ;;
 		esac
 	done
 }
 pass() { count <<< "PASS: $1"; }
 fail() { count <<< "FAIL: $1 (${2:-failed})"; }
 summary() {
-	echo "$passed passed, $failed failed"
+	echo "$passed passed, $failed failed, $skipped skipped"
 	echo "# debug run: $(($(date +%s) - t_start)) s, results in $results" >&2
 	[ "$failed" -eq 0 ]
 	exit

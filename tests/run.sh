@@ -3,8 +3,9 @@
 #
 # Run the tests (make test): build ronic.ko for the guest kernel, then run
 # tests/t-*.sh one after the other (each boots one VM through
-# scripts/vm.sh), count their PASS:/FAIL: lines, and close with the line
-# "N passed, N failed". Exit status 1 if anything failed.
+# scripts/vm.sh), count their PASS:/FAIL:/SKIP: lines, and close with the
+# line "N passed, N failed, N skipped" (a skip is never a pass). Exit
+# status 1 if anything failed.
 #
 #   tests/run.sh [TEST...]        e.g. tests/run.sh t-basic perf
 #   TESTS="t-basic t-unload" tests/run.sh
@@ -52,16 +53,19 @@ fi
 
 passed=0
 failed=0
+skipped=0
 failures=()
 t_start=$(date +%s)
 
 # tally FILE: count its PASS:/FAIL: lines (this file's FAILs: $tallied).
 tallied=0
 tally() {
-	local p
+	local p k
 	p=$(grep -c '^PASS: ' "$1")
+	k=$(grep -c '^SKIP: ' "$1")
 	tallied=$(grep -c '^FAIL: ' "$1")
 	passed=$((passed + p))
+	skipped=$((skipped + k))
 	failed=$((failed + tallied))
 	mapfile -t -O "${#failures[@]}" failures < <(grep '^FAIL: ' "$1")
 }
@@ -81,7 +85,8 @@ summary() {
 	for f in "${failures[@]}"; do
 		echo "#   $f"
 	done
-	echo "$passed passed, $failed failed"
+	cat "$run"/*.out 2>/dev/null | grep '^SKIP: ' | sed 's/^/#   /'
+	echo "$passed passed, $failed failed, $skipped skipped"
 	[ "$failed" -eq 0 ]
 	exit
 }

@@ -9,8 +9,8 @@
 # NIC A (the lower BDF) in the root netns with 10.0.0.1/24 and fd00::1/64
 # and NIC B in the netns "peer" with 10.0.0.2/24 and fd00::2/64.
 #
-# Results: pass/fail print exactly "PASS: <name>" or "FAIL: <name> (<why>)";
-# tests/run.sh counts those lines. finish exits 1 if any check failed.
+# Results: pass/fail/skip print exactly "PASS: <name>", "FAIL: <name>
+# (<why>)" or "SKIP: <name> (<why>)"; tests/run.sh counts those lines. finish exits 1 if any check failed.
 #
 # Variables: RONIC_DUT is the driver under test (ronic, or igb to check the
 # tests themselves), RONIC_TOP the repo, RONIC_RESULTS the writable results
@@ -54,6 +54,13 @@ pass() {
 fail() {
 	RONIC_FAILED=$((RONIC_FAILED + 1))
 	echo "FAIL: $1 (${2:-failed})"
+}
+
+# skip NAME REASON: a check that did not run (a missing tool, a test's own
+# SKIP or XFAIL). Never a pass: tests/run.sh counts these apart.
+skip() {
+	RONIC_SKIPPED=$((${RONIC_SKIPPED:-0} + 1))
+	echo "SKIP: $1 (${2:-skipped})"
 }
 
 # held WHAT: a figure the run held up to (cycles survived, bytes checked,
