@@ -6,6 +6,7 @@
 #ifndef _RONIC_TXRX_H_
 #define _RONIC_TXRX_H_
 
+#include <linux/jump_label.h>
 #include <linux/netdevice.h>
 #include <net/xdp.h>
 
@@ -60,13 +61,22 @@ union ronic_rx_desc {
 /* tx copybreak: default, and the bounce slot each descriptor has */
 #define RONIC_TX_COPYBREAK_DEFAULT	256
 #define RONIC_TX_COPYBREAK_MAX		256
-/* Descriptors a frame may need beyond one per fragment chunk. */
-#define RONIC_TX_DESC_SLACK	3
-/* Free descriptors before a stopped queue is woken again. */
-#define RONIC_TX_WAKE_THRESH	(MAX_SKB_FRAGS * 2 + RONIC_TX_DESC_SLACK)
+/*
+ * The most descriptors a frame sent unlinearized takes: its context
+ * descriptor, one per part (the linear part and MAX_SKB_FRAGS fragments)
+ * and one more. A part takes a descriptor per 32 KB started, and a frame
+ * under 64 KB (the stack segments anything longer, as ronic keeps the
+ * legacy TSO limit) has room for only one 32 KB chunk beyond the first
+ * of each part. A frame needing more is linearized (ronic_xmit_frame()).
+ */
+#define RONIC_TX_DESC_MAX	(MAX_SKB_FRAGS + 3)
 
 struct ronic_ring;
 struct ronic_q_vector;
+
+/* On once a test has frozen a tx tail (debugfs tx_hang_queue). */
+DECLARE_STATIC_KEY_FALSE(ronic_tx_hang_key);
+void ronic_tx_hang_arm(void);
 
 netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev);
 int ronic_napi_poll(struct napi_struct *napi, int budget);

@@ -141,6 +141,8 @@ static ssize_t ronic_debugfs_tx_hang_write(struct file *file,
 	if (err)
 		return err;
 
+	/* The doorbell reads tail_frozen only once this key is on. */
+	ronic_tx_hang_arm();
 	rtnl_lock();
 	if (!netif_running(netdev)) {
 		err = -ENETDOWN;

@@ -38,6 +38,61 @@ static u16 ronic_tx_desc_count(const struct sk_buff *skb)
 	return count + 1;
 }
 
+/*
+ * Free descriptors under which the queue stops after a frame: the most the
+ * next frame may take, so that every frame the stack hands over fits. A
+ * frame needing more than half the ring is linearized, so on a small ring
+ * (32 of 64 descriptors) half the ring is the most.
+ */
+static u16 ronic_tx_stop_thresh(const struct ronic_ring *ring)
+{
+	return min_t(u16, RONIC_TX_DESC_MAX, ring->count / 2);
+}
+
+/*
+ * Free descriptors at which tx clean wakes a stopped queue: the stop
+ * threshold and as much again, so that the queue does not stop again one
+ * frame later, but no further than halfway from it to an empty ring, which
+ * a small ring must still reach.
+ */
+static u16 ronic_tx_wake_thresh(const struct ronic_ring *ring)
+{
+	u16 stop = ronic_tx_stop_thresh(ring);
+
+	return stop + min_t(u16, stop, (ring->count - 1 - stop) / 2);
+}
+
+DEFINE_STATIC_KEY_FALSE(ronic_tx_hang_key);
+
+/**
+ * ronic_tx_hang_arm - make the tx doorbell honour a frozen tail
+ *
+ * Until a test freezes a tail (debugfs tx_hang_queue), the doorbell does
+ * not even load the flag: a test knob should cost nothing on the hot path
+ * of a port that no test touched. Never turned off again: a load per
+ * doorbell after a test is cheap, and another port may freeze meanwhile.
+ *
+ * Context: process context; sleeps (it patches code).
+ */
+void ronic_tx_hang_arm(void)
+{
+	static_branch_enable(&ronic_tx_hang_key);
+}
+
+/*
+ * Hand the device every descriptor written so far: an xmit_more batch
+ * leaves this to its last frame, whose tail covers the whole batch.
+ * writel() orders the descriptor writes before the register write on
+ * every architecture, so no wmb() is needed first.
+ */
+static void ronic_tx_doorbell(struct ronic_ring *ring)
+{
+	if (static_branch_unlikely(&ronic_tx_hang_key) &&
+	    READ_ONCE(ring->tail_frozen))
+		return;
+	writel(ring->next_to_use, ring->tail);
+}
+
 struct ronic_tx_offload {
 	u32 vlan_macip_lens;
 	u32 type_tucmd;
@@ -348,32 +403,43 @@ static bool ronic_tx_copybreak(struct ronic_ring *ring, struct sk_buff *skb,
  * @skb: the frame
  * @netdev: the device
  *
- * Return: NETDEV_TX_OK, or NETDEV_TX_BUSY if the ring unexpectedly filled.
+ * Return: NETDEV_TX_OK, or NETDEV_TX_BUSY if the ring was full, which the
+ * stop threshold should make impossible (counted in txN_busy).
  */
 netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 {
 	struct ronic_adapter *adapter = netdev_priv(netdev);
 	struct ronic_ring *ring = adapter->tx_ring[skb_get_queue_mapping(skb)];
 	struct netdev_queue *txq = netdev_get_tx_queue(netdev, ring->queue_index);
+	u16 stop = ronic_tx_stop_thresh(ring), wake = ronic_tx_wake_thresh(ring);
 	struct ronic_tx_offload off = { };
 	struct ronic_tx_buffer *head;
 	u16 needed, first, start;
 	int ctx;
 
+	/* On failure the frame is freed already. */
 	if (skb_put_padto(skb, ETH_ZLEN))
-		return NETDEV_TX_OK;
+		goto dropped;
 
 	needed = ronic_tx_desc_count(skb);
-	if (unlikely(needed > ring->count / 2)) {
+	if (unlikely(needed > stop)) {
 		if (skb_linearize(skb))
 			goto drop;
 		ronic_xmit_stat(ring, &ring->xmit_stats.linearized);
+		/* Under 64 KB in one part: three descriptors at most. */
 		needed = ronic_tx_desc_count(skb);
+		if (unlikely(needed > stop))
+			goto drop;
 	}
+	/*
+	 * The previous frame stopped the queue if it left fewer than @stop,
+	 * so this frame fits; the check stays for safety, not as flow control.
+	 */
 	if (unlikely(!netif_txq_maybe_stop(txq, ronic_desc_unused(ring),
-					   needed + RONIC_TX_DESC_SLACK,
-					   RONIC_TX_WAKE_THRESH))) {
+					   needed, wake))) {
 		ronic_xmit_stat(ring, &ring->xmit_stats.busy);
+		/* Earlier frames of a batch must go: their completion wakes us. */
+		ronic_tx_doorbell(ring);
 		return NETDEV_TX_BUSY;
 	}
 
@@ -411,22 +477,28 @@ netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 	skb_tx_timestamp(skb);
 	ronic_xmit_descs(ring, start);
 
-	netif_txq_maybe_stop(txq, ronic_desc_unused(ring),
-			     MAX_SKB_FRAGS + RONIC_TX_DESC_SLACK,
-			     RONIC_TX_WAKE_THRESH);
+	/* Room for the largest next frame, or stop until tx clean makes it. */
+	netif_txq_maybe_stop(txq, ronic_desc_unused(ring), stop, wake);
 
-	/* One doorbell per xmit_more batch, and always when the queue stopped. */
-	if (__netdev_tx_sent_queue(txq, head->bytes, netdev_xmit_more())) {
-		/* Descriptors visible to the device before the tail moves. */
-		wmb();
-		if (likely(!READ_ONCE(ring->tail_frozen)))
-			writel(ring->next_to_use, ring->tail);
-	}
+	/*
+	 * One doorbell per xmit_more batch, at its last frame, and whenever
+	 * the queue stopped: the stack sends no more of the batch then.
+	 */
+	if (__netdev_tx_sent_queue(txq, head->bytes, netdev_xmit_more()))
+		ronic_tx_doorbell(ring);
 	return NETDEV_TX_OK;
 
 drop:
 	dev_kfree_skb_any(skb);
+dropped:
 	ronic_xmit_stat(ring, &ring->xmit_stats.dropped);
+	/*
+	 * The frames queued before this one in an xmit_more batch wait for
+	 * the doorbell that the batch's last frame rings: if this was it, or
+	 * the queue stopped, nothing else will ring it.
+	 */
+	if (!netdev_xmit_more() || netif_xmit_stopped(txq))
+		ronic_tx_doorbell(ring);
 	return NETDEV_TX_OK;
 }
 
@@ -438,16 +510,17 @@ static bool ronic_clean_tx(struct ronic_ring *ring, int napi_budget)
 	struct ronic_tx_buffer *head;
 	struct ronic_tx_desc *eop;
 	u16 i = ring->next_to_clean;
+	struct sk_buff *skb;
 
 	for (; budget; budget--) {
 		eop = ronic_tx_reap_eop(ring, i);
 		if (!eop)
 			break;
 		head = &ring->tx_buf[i];
+		skb = head->skb;
+		head->skb = NULL;
 		packets += head->segs;
 		bytes += head->bytes;
-		napi_consume_skb(head->skb, napi_budget);
-		head->skb = NULL;
 
 		for (;;) {
 			struct ronic_tx_desc *desc = ronic_tx_desc(ring, i);
@@ -457,6 +530,11 @@ static bool ronic_clean_tx(struct ronic_ring *ring, int napi_budget)
 			if (desc == eop)
 				break;
 		}
+		/*
+		 * Freed only once unmapped: a page freed while an IOVA still
+		 * maps it could be reused and read by the device (strict IOMMU).
+		 */
+		napi_consume_skb(skb, napi_budget);
 	}
 	ring->next_to_clean = i;
 
@@ -470,7 +548,7 @@ static bool ronic_clean_tx(struct ronic_ring *ring, int napi_budget)
 	txq = netdev_get_tx_queue(ring->netdev, ring->queue_index);
 	if (!__netif_txq_completed_wake(txq, packets, bytes,
 					ronic_desc_unused(ring),
-					RONIC_TX_WAKE_THRESH,
+					ronic_tx_wake_thresh(ring),
 					test_bit(RONIC_STATE_DOWN,
 						 &ring->q_vector->adapter->state))) {
 		u64_stats_update_begin(&ring->syncp);
@@ -515,8 +593,7 @@ void ronic_rx_refill(struct ronic_ring *ring, u16 count)
 
 	if (i != ring->next_to_use) {
 		ring->next_to_use = i;
-		/* Buffers visible to the device before the tail moves. */
-		wmb();
+		/* writel() orders the descriptor writes before the tail moves. */
 		writel(i, ring->tail);
 	}
 }

@@ -66,7 +66,7 @@ stream_acked() {
 	local n
 	n=$(ss -Htin state established "( dport = :5201 )" |
 		grep -o 'bytes_acked:[0-9]*' | cut -d: -f2 |
-		awk '{ s += $1 } END { print s + 0 }')
+		awk '{ s += $1 } END { printf "%.0f\n", s }')
 	[ "$n" -gt 1000000 ] && echo "$n"
 }
 
@@ -345,6 +345,121 @@ tx_hang_phase() {
 
 tx_hang_phase
 data_check "tx hang"
+
+# ---------------------------------------------------------------- tx 64
+# Issue 14: the smallest tx ring under TSO frames of many fragments.
+# sendfile(2) gives a TCP frame a fragment per page of the file, so a
+# 64 KB TSO frame takes about 19 descriptors of the 64; with BQL (on by
+# default) the qdisc hands frames over in xmit_more batches whose tail
+# write the batch's last frame carries. TCP sizes a TSO frame to about a
+# millisecond of its rate, a few KB here: tcp_min_tso_segs 64 makes every
+# frame as large as the stack allows. Four iperf3 -Z (sendfile) streams
+# A -> B and the data file sent A -> B by sendfile, sha256-checked at B,
+# for TXFRAGS_SECS. No frame may be refused for want of descriptors
+# (txN_busy: the queue must have stopped before), and no queue may time
+# out (a refused frame that ended a batch left the batch unsent until the
+# watchdog's reset).
+
+# txq_sum NAME: txN_NAME of every stack tx queue of A, added up.
+txq_sum() {
+	ethtool -S "$NIC_A" | awk -v re="^tx[0-9]+_$1:\$" '$1 ~ re { s += $2 } END { printf "%.0f\n", s }'
+}
+
+# tx_ring_size: A's current tx ring size.
+tx_ring_size() {
+	ethtool -g "$NIC_A" | awk '/^Current/ { c = 1 } c && /^TX:/ { print $2; exit }'
+}
+
+# sendfile_check FILE PORT: FILE from A to B by sendfile(2) (Python's
+# socket.sendfile; a send stalled for 60 s fails); status 0 when the
+# sha256 of what B received matches FILE.sha256.
+sendfile_check() {
+	local file=$1 port=$2 want got spid
+	want=$(cut -d' ' -f1 "$file.sha256")
+	rm -f /tmp/rx-sf.sha
+	in_ns "$PEER_NS" sh -c "socat -u TCP-LISTEN:$port,bind=$ADDR_B4,reuseaddr - |
+		sha256sum > /tmp/rx-sf.sha" &
+	spid=$!
+	wait_until 10 sh -c "ip netns exec $PEER_NS ss -Hltn 'sport = :$port' | grep -q ."
+	timeout 300 python3 -c 'import socket, sys
+with socket.create_connection((sys.argv[1], int(sys.argv[2])), 10) as s, \
+     open(sys.argv[3], "rb") as f:
+    s.settimeout(60)
+    s.sendfile(f)' "$ADDR_B4" "$port" "$file"
+	wait "$spid"
+	got=$(cut -d' ' -f1 /tmp/rx-sf.sha 2>/dev/null)
+	[ "$got" = "$want" ] && return 0
+	log "sendfile sha256 mismatch: file $want, at B ${got:-none}"
+	return 1
+}
+
+# tcp_snmp FIELD: the root namespace's Tcp: counter FIELD (OutSegs, ...).
+tcp_snmp() {
+	awk -v f="$1" '/^Tcp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == f) c = i; h = 1 }
+		else { print $c; exit } }' /proc/net/snmp
+}
+
+# tx_frags_phase: every finding goes into TXF_ERR (txf_err WHY adds one).
+TXF_ERR=''
+txf_err() {
+	TXF_ERR+="${TXF_ERR:+; }$1"
+}
+
+tx_frags_phase() {
+	local secs=${RONIC_STRESS_TXFRAGS_SECS:-20} note ring0 t0 segs0
+	local busy0 busy1 to0 to1 tso0 tso1 d0 d1 sent=0 per_frame
+	local out0 out1 re0 re1
+
+	TXF_ERR=''
+	ring0=$(tx_ring_size)
+	segs0=$(sysctl -n net.ipv4.tcp_min_tso_segs)
+	sysctl -qw net.ipv4.tcp_min_tso_segs=64 || txf_err "tcp_min_tso_segs 64 refused"
+	ethtool -K "$NIC_A" tso on > /dev/null || txf_err "ethtool -K tso on failed"
+	ethtool -G "$NIC_A" tx 64 || txf_err "ethtool -G tx 64 failed"
+	[ "$(tx_ring_size)" = 64 ] || txf_err "tx ring is $(tx_ring_size), not 64"
+	[ -d "/sys/class/net/$NIC_A/queues/tx-0/byte_queue_limits" ] ||
+		txf_err "no BQL on $NIC_A"
+	works || txf_err "no ping with a 64-descriptor tx ring"
+	busy0=$(txq_sum busy) to0=$(tx_timeouts)
+	tso0=$(txq_sum tso) d0=$(txq_sum descs)
+	out0=$(tcp_snmp OutSegs) re0=$(tcp_snmp RetransSegs)
+	dm0=$(dmesg | wc -l)
+	t0=$SECONDS
+	stream_start -Z -P 4
+	while [ -z "$TXF_ERR" ] && [ $((SECONDS - t0)) -lt "$secs" ]; do
+		sendfile_check "$DATA" 5321 && sent=$((sent + DATA_MB)) ||
+			txf_err "sendfile of $DATA_MB MiB: sha256 mismatch or transfer failed"
+	done
+	stream_alive || txf_err "iperf3 -Z streams stalled"
+	stream_stop
+	sysctl -qw net.ipv4.tcp_min_tso_segs="$segs0"
+	busy1=$(txq_sum busy) to1=$(tx_timeouts)
+	tso1=$(txq_sum tso) d1=$(txq_sum descs)
+	out1=$(tcp_snmp OutSegs) re1=$(tcp_snmp RetransSegs)
+	per_frame=$(((d1 - d0) / (tso1 - tso0 > 0 ? tso1 - tso0 : 1)))
+	[ "$busy1" -eq "$busy0" ] || txf_err "txN_busy grew by $((busy1 - busy0))"
+	[ "$to1" -eq "$to0" ] || txf_err "tx_timeouts grew by $((to1 - to0))"
+	! dmesg_has "timed out" ||
+		txf_err "$(dmesg | tail -n +"$((dm0 + 1))" | grep -m1 -o 'transmit queue.*timed out.*')"
+	# The frames were the ones this is about: many descriptors each.
+	[ "$per_frame" -ge 10 ] || txf_err "only $per_frame descriptors per TSO frame"
+	# Lost frames shrink the congestion window and the frames with it;
+	# without loss this retransmits 0.2% at most here.
+	[ $(((re1 - re0) * 100)) -le $((out1 - out0)) ] ||
+		txf_err "TCP retransmitted $((re1 - re0)) of $((out1 - out0)) segments: frames lost"
+	ethtool -G "$NIC_A" tx "$ring0" || txf_err "ethtool -G tx $ring0 failed"
+	works || txf_err "no ping after tx ring $ring0 again"
+	note="$((tso1 - tso0)) TSO frames, $per_frame descriptors each on average, TCP retransmitted $((re1 - re0)) of $((out1 - out0)) segments, $sent MiB by sendfile sha256-checked at B"
+	if [ -z "$TXF_ERR" ]; then
+		bytes_checked=$((bytes_checked + sent * 1048576))
+		pass "stress: tx ring 64 under iperf3 -Z and sendfile for $((SECONDS - t0)) s: no txN_busy, no tx timeout, $note"
+	else
+		fail "stress: tx ring 64 under iperf3 -Z and sendfile" "$TXF_ERR; $note"
+	fi
+}
+
+tx_frags_phase
+data_check "tx ring 64"
 
 # ---------------------------------------------------------------- reload
 # No stream survives an rmmod: a ping every 10 cycles, the data at the end.
