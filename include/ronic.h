@@ -46,7 +46,7 @@ struct ronic_tx_xmit_stats {
 	u64_stats_t csum_offload;
 	u64_stats_t tso;
 	u64_stats_t linearized;
-	u64_stats_t dropped;	/* frame freed unsent: bad offload or mapping */
+	u64_stats_t dropped;	/* frame freed unsent: padding, offload, mapping */
 	u64_stats_t dma_weak;	/* mappings made with DMA_ATTR_WEAK_ORDERING */
 	u64_stats_t copybreak;	/* frames copied to the bounce slot, unmapped */
 	u64_stats_t descs;	/* descriptors written, context ones included */
@@ -315,9 +315,17 @@ struct ronic_adapter {
 	char nvm_version[16];		/* EEPROM image, "" if unreadable */
 	/* what was written to DCA_RXCTRL: QEMU's model reads it back as 0 */
 	u32 dca_rxctrl_shadow[RONIC_NUM_HW_QUEUES];
+	/*
+	 * Every RCTL read-modify-write: ndo_set_rx_mode runs under the
+	 * address lock only (maybe in BH), the other writers under rtnl.
+	 */
+	spinlock_t rctl_lock;
+	u32 ledctl_saved;		/* LEDCTL while ethtool -p drives the LEDs */
 
 	u32 eims_other;
 	u32 eims_queues;
+	/* calls of the other-causes (or single) vector's handler: ethtool -t */
+	atomic_t other_irqs;
 	bool link_up;
 	u16 link_speed;
 	bool link_full_duplex;
@@ -329,6 +337,7 @@ struct ronic_adapter {
 	struct ronic_hw_stats hw_stats;
 	u64 tx_timeouts;
 	u64 resets;
+	u64 queue_stop_timeouts;	/* downs where a queue did not disable */
 	struct ronic_base_stats base;	/* under stats_lock */
 
 	char other_name[IFNAMSIZ + 16];
@@ -411,6 +420,9 @@ void ronic_schedule_reset(struct ronic_adapter *adapter);
 void ronic_set_default_reta(struct ronic_adapter *adapter);
 int ronic_reconfigure(struct ronic_adapter *adapter, u16 tx_count,
 		      u16 rx_count, u16 queues);
+int ronic_run_quiesced(struct ronic_adapter *adapter,
+		       int (*fn)(struct ronic_adapter *adapter, void *arg),
+		       void *arg);
 
 /* ronic_ring.c */
 int ronic_ring_alloc_tx(struct ronic_ring *ring);

@@ -63,6 +63,11 @@ void ronic_hw_get_regs(struct ronic_adapter *adapter, u32 *buf);
 void ronic_hw_release(struct ronic_adapter *adapter);
 int ronic_hw_read_mac(struct ronic_adapter *adapter, u8 *mac);
 int ronic_hw_nvm_version(struct ronic_adapter *adapter, char *buf, size_t len);
+int ronic_hw_read_eeprom(struct ronic_adapter *adapter, u16 word, u16 *data);
+u32 ronic_hw_nvm_words(struct ronic_adapter *adapter);
+u32 ronic_hw_led_read(struct ronic_adapter *adapter);
+void ronic_hw_led_write(struct ronic_adapter *adapter, u32 ledctl);
+void ronic_hw_led_force(struct ronic_adapter *adapter, u32 saved, bool on);
 void ronic_hw_set_rar(struct ronic_adapter *adapter, unsigned int index,
 		      const u8 *mac);
 void ronic_hw_clear_rar(struct ronic_adapter *adapter, unsigned int index);
@@ -70,12 +75,12 @@ void ronic_hw_get_link(struct ronic_adapter *adapter, struct ronic_link *link);
 
 void ronic_hw_configure_tx_ring(struct ronic_adapter *adapter,
 				struct ronic_ring *ring);
-void ronic_hw_disable_tx_ring(struct ronic_adapter *adapter,
-			      struct ronic_ring *ring);
+int ronic_hw_disable_tx_ring(struct ronic_adapter *adapter,
+			     struct ronic_ring *ring);
 void ronic_hw_configure_rx_ring(struct ronic_adapter *adapter,
 				struct ronic_ring *ring);
-void ronic_hw_disable_rx_ring(struct ronic_adapter *adapter,
-			      struct ronic_ring *ring);
+int ronic_hw_disable_rx_ring(struct ronic_adapter *adapter,
+			     struct ronic_ring *ring);
 void ronic_hw_set_tx_ro(struct ronic_adapter *adapter, u8 q, u32 bits);
 void ronic_hw_set_rx_ro(struct ronic_adapter *adapter, u8 q, u32 bits);
 void ronic_hw_enable_tx(struct ronic_adapter *adapter);
@@ -88,6 +93,8 @@ void ronic_hw_set_rx_features(struct ronic_adapter *adapter,
 void ronic_hw_setup_rss(struct ronic_adapter *adapter);
 void ronic_hw_set_rx_mode(struct ronic_adapter *adapter,
 			  struct net_device *netdev);
+void ronic_hw_sync_rx_mode(struct ronic_adapter *adapter,
+			   struct net_device *netdev);
 
 void ronic_hw_setup_msix(struct ronic_adapter *adapter);
 void ronic_hw_setup_legacy_irq(struct ronic_adapter *adapter);

@@ -27,6 +27,10 @@
 #define  RONIC_STATUS_GIO_MASTER_ENABLE BIT(19)
 #define RONIC_EECD		0x00010
 #define  RONIC_EECD_AUTO_RD	BIT(9)
+/* NVM size: 2^(6 + EE_SIZE) words (the 82575/82576 encoding) */
+#define  RONIC_EECD_SIZE_MASK	(0xF << 11)
+#define  RONIC_EECD_SIZE_SHIFT	11
+#define  RONIC_NVM_WORD_SIZE_BASE_SHIFT 6
 #define RONIC_EERD		0x00014
 #define  RONIC_EERD_START	BIT(0)
 #define  RONIC_EERD_DONE	BIT(1)
@@ -54,6 +58,20 @@
 #define RONIC_FCRTL		0x02160
 #define RONIC_FCRTH		0x02168
 #define  RONIC_FCRTL_XONE	BIT(31)
+
+/*
+ * LED control: one byte per LED output (LED0 in bits 7:0 ... LED3 in
+ * 31:24), each a mode in bits 3:0, IVRT (polarity) at 6, BLINK at 7.
+ * QEMU's model keeps the register as plain storage (reset value
+ * 0x07068302) and drives no LED, so identify can only be read back.
+ */
+#define RONIC_LEDCTL		0x00E00
+#define  RONIC_LEDCTL_LEDS	4
+#define  RONIC_LEDCTL_MODE_MASK	0xF
+#define  RONIC_LEDCTL_IVRT	BIT(6)
+#define  RONIC_LEDCTL_BLINK	BIT(7)
+#define  RONIC_LEDCTL_MODE_ON	0xE	/* always asserted */
+#define  RONIC_LEDCTL_MODE_OFF	0xF	/* always deasserted */
 
 /* Legacy interrupt causes (ICR/IMS/IMC) */
 #define RONIC_ICR		0x000C0
@@ -252,17 +270,34 @@
 #define RONIC_DCA_TX_RO_MASK	(RONIC_DCA_TX_DESC_RRO_EN | \
 				 RONIC_DCA_TX_WB_RO_EN | \
 				 RONIC_DCA_TX_DATA_RRO_EN)
-#define RONIC_DCA_RX_DESC_RRO_EN BIT(9)	/* descriptor fetch: read */
 /*
- * Rx write-side enables. Linux's 82576 headers define only DESC_RRO_EN;
- * these positions follow the same register family on the 82599
- * (ixgbe_type.h: descriptor write-back 11, data 13, split header 15).
- * The 82576 datasheet's own DCA_RXCTRL table was not at hand to confirm
- * them; QEMU does not implement the register, so no test can either.
+ * DCA_RXCTRL relaxed-ordering enables, and how sure each position is.
+ * The 82576 datasheet's own RXCTL table could not be found in any public
+ * text searched (issue 14); what was found:
+ *
+ * - bit 9, descriptor read: Linux igb's e1000_82575.h,
+ *   E1000_DCA_RXCTRL_DESC_RRO_EN "DCA Rx rd Desc Relax Order" (added by
+ *   commit 6a05004a8a65, "igb: Split igb_update_dca into separate Tx and
+ *   Rx functions": read relaxed ordering "is supported on all of the igb
+ *   parts"). Confirmed.
+ * - bits 13 (data write) and 15 (split header write): not in any igb or
+ *   e1000 header (Linux, FreeBSD); they are the 82598/82599 layout of
+ *   the same register (Linux ixgbe_type.h, IXGBE_DCA_RXCTRL_DATA_WRO_EN
+ *   13 and _HEAD_WRO_EN 15; older ixgbe named them DESC_WRO_EN 13 "Rx wr
+ *   Desc" and DESC_HSRO_EN 15 "Split Header"), whose other fields (DCA
+ *   enables 5-7, read RO 9) sit where e1000_82575.h puts the 82576's.
+ *   Probable, not confirmed.
+ * - bit 11 (descriptor write-back): no header for any of these parts
+ *   defines an rx bit 11 (the tx register has TX_WB_RO_EN there). It is
+ *   kept only in the mask, so that it is always written 0: never set.
+ *
+ * QEMU does not implement the register (see RONIC_DCA_RXCTRL), so no
+ * test can check these on the model; only the shadow is testable.
  */
-#define RONIC_DCA_RX_DESC_WRO_EN BIT(11)
-#define RONIC_DCA_RX_DATA_WRO_EN BIT(13)
-#define RONIC_DCA_RX_HDR_WRO_EN	BIT(15)
+#define RONIC_DCA_RX_DESC_RRO_EN BIT(9)	/* descriptor fetch: read */
+#define RONIC_DCA_RX_DESC_WRO_EN BIT(11)	/* unconfirmed: kept 0 */
+#define RONIC_DCA_RX_DATA_WRO_EN BIT(13)	/* payload write */
+#define RONIC_DCA_RX_HDR_WRO_EN	BIT(15)	/* split header write */
 #define RONIC_DCA_RX_RO_MASK	(RONIC_DCA_RX_DESC_RRO_EN | \
 				 RONIC_DCA_RX_DESC_WRO_EN | \
 				 RONIC_DCA_RX_DATA_WRO_EN | \
@@ -270,5 +305,10 @@
 
 #define RONIC_EEPROM_MAC_WORD	0
 #define RONIC_EEPROM_VERSION_WORD	0x05	/* NVM image version */
+/* Words 0x00-0x3F sum to 0xBABA; word 0x3F is set to make them so. */
+#define RONIC_EEPROM_CHECKSUM_WORDS	0x40
+#define RONIC_EEPROM_SUM		0xBABA
+/* EERD carries a 14-bit word address: no more words can be read. */
+#define RONIC_EERD_MAX_WORDS		BIT(14)
 
 #endif /* _RONIC_REGS_H_ */

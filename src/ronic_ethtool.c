@@ -9,6 +9,8 @@
 
 #include "ronic.h"
 #include "ronic_hw.h"
+#include "ronic_selftest.h"
+#include "ronic_stats.h"
 
 static void ronic_get_drvinfo(struct net_device *netdev,
 			      struct ethtool_drvinfo *info)
@@ -77,28 +79,16 @@ static int ronic_set_link_ksettings(struct net_device *netdev,
 			if (linkmode_test_bit(ronic_link_modes[i],
 					      cmd->link_modes.advertising))
 				advertising |= BIT(ronic_link_modes[i]);
-		if (!advertising) {
-			netdev_err(netdev, "no supported link mode to advertise\n");
+		if (!advertising)
 			return -EINVAL;
-		}
 		adapter->autoneg = true;
 		adapter->advertising = advertising;
 	} else {
-		if (cmd->base.speed != SPEED_10 && cmd->base.speed != SPEED_100 &&
-		    cmd->base.speed != SPEED_1000) {
-			netdev_err(netdev, "speed %u not supported: 10, 100 or 1000\n",
-				   cmd->base.speed);
-			return -EINVAL;
-		}
 		/* 1000BASE-T needs autonegotiation to pick master and slave. */
-		if (cmd->base.speed == SPEED_1000) {
-			netdev_err(netdev, "1000 Mb/s needs autonegotiation\n");
+		if (cmd->base.speed != SPEED_10 && cmd->base.speed != SPEED_100)
 			return -EINVAL;
-		}
-		if (cmd->base.duplex != DUPLEX_FULL && cmd->base.duplex != DUPLEX_HALF) {
-			netdev_err(netdev, "duplex must be full or half\n");
+		if (cmd->base.duplex != DUPLEX_FULL && cmd->base.duplex != DUPLEX_HALF)
 			return -EINVAL;
-		}
 		adapter->autoneg = false;
 		adapter->forced_speed = cmd->base.speed;
 		adapter->forced_duplex = cmd->base.duplex;
@@ -121,12 +111,11 @@ static int ronic_set_pauseparam(struct net_device *netdev,
 {
 	struct ronic_adapter *adapter = netdev_priv(netdev);
 
-	if (pause->autoneg) {
-		netdev_err(netdev, "pause autonegotiation is not supported: set rx and tx\n");
+	if (pause->autoneg)
 		return -EOPNOTSUPP;
-	}
 	adapter->rx_pause = pause->rx_pause;
 	adapter->tx_pause = pause->tx_pause;
+	/* Also sets SRRCTL.DROP_EN of the running rx queues to match. */
 	ronic_hw_setup_flow_control(adapter);
 	return 0;
 }
@@ -200,8 +189,69 @@ static void ronic_get_regs(struct net_device *netdev, struct ethtool_regs *regs,
 {
 	struct ronic_adapter *adapter = netdev_priv(netdev);
 
-	regs->version = 1;
+	/* 2: LEDCTL and EECD appended after the queue blocks */
+	regs->version = 2;
 	ronic_hw_get_regs(adapter, buf);
+}
+
+static int ronic_get_eeprom_len(struct net_device *netdev)
+{
+	return ronic_hw_nvm_words(netdev_priv(netdev)) * 2;
+}
+
+/*
+ * Bytes [offset, offset + len) of the EEPROM, read a word at a time
+ * through EERD; each word is little endian (byte 0 of the MAC address is
+ * the low byte of word 0). The core has checked the range against
+ * ronic_get_eeprom_len(). There is no set_eeprom: ethtool -E is refused
+ * with -EOPNOTSUPP by the core (QEMU's model drops EEPROM writes anyway).
+ */
+static int ronic_get_eeprom(struct net_device *netdev,
+			    struct ethtool_eeprom *ee, u8 *bytes)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+	u32 end = ee->offset + ee->len, pos;
+	u16 word;
+	int err;
+
+	ee->magic = adapter->pdev->vendor | (adapter->pdev->device << 16);
+	for (pos = ee->offset & ~1u; pos < end; pos += 2) {
+		err = ronic_hw_read_eeprom(adapter, pos / 2, &word);
+		if (err)
+			return err;
+		if (pos >= ee->offset)
+			bytes[pos - ee->offset] = word & 0xff;
+		if (pos + 1 < end)
+			bytes[pos + 1 - ee->offset] = word >> 8;
+	}
+	return 0;
+}
+
+/*
+ * ethtool -p: the core calls back with ON and OFF twice a second (the 2
+ * returned) until the time is up; LEDCTL's own blink is not used, so the
+ * identify pattern is the same whatever the EEPROM configured.
+ */
+static int ronic_set_phys_id(struct net_device *netdev,
+			     enum ethtool_phys_id_state state)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	switch (state) {
+	case ETHTOOL_ID_ACTIVE:
+		adapter->ledctl_saved = ronic_hw_led_read(adapter);
+		return 2;
+	case ETHTOOL_ID_ON:
+		ronic_hw_led_force(adapter, adapter->ledctl_saved, true);
+		break;
+	case ETHTOOL_ID_OFF:
+		ronic_hw_led_force(adapter, adapter->ledctl_saved, false);
+		break;
+	case ETHTOOL_ID_INACTIVE:
+		ronic_hw_led_write(adapter, adapter->ledctl_saved);
+		break;
+	}
+	return 0;
 }
 
 static void ronic_get_ringparam(struct net_device *netdev,
@@ -307,6 +357,18 @@ static const struct ronic_stat ronic_hw_stat_desc[] = {
 static const char * const ronic_drv_stat_names[] = {
 	"tx_timeouts",
 	"resets",
+	"queue_stop_timeouts",
+	/* XDP since probe, every ring the port had (struct ronic_xdp_totals) */
+	"xdp_pass",
+	"xdp_drop",
+	"xdp_tx",
+	"xdp_redirect",
+	"xdp_aborted",
+	"xdp_tx_errors",
+	"xdp_xmit",
+	"xdp_xmit_errors",
+	"xdp_sent_packets",
+	"xdp_sent_bytes",
 };
 
 /* Per stack tx queue, then per rx queue, then per XDP ring. */
@@ -360,6 +422,8 @@ static int ronic_get_sset_count(struct net_device *netdev, int sset)
 		return ronic_stats_count(netdev_priv(netdev));
 	case ETH_SS_PRIV_FLAGS:
 		return ARRAY_SIZE(ronic_priv_flag_names);
+	case ETH_SS_TEST:
+		return ronic_selftest_count();
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -400,6 +464,9 @@ static void ronic_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 		for (i = 0; i < ARRAY_SIZE(ronic_priv_flag_names); i++)
 			ethtool_puts(&data, ronic_priv_flag_names[i]);
 		break;
+	case ETH_SS_TEST:
+		ronic_selftest_strings(&data);
+		break;
 	default:
 		break;
 	}
@@ -424,6 +491,7 @@ static void ronic_get_ethtool_stats(struct net_device *netdev,
 				    struct ethtool_stats *stats, u64 *data)
 {
 	struct ronic_adapter *adapter = netdev_priv(netdev);
+	struct ronic_xdp_totals xdp;
 	struct ronic_ring *ring;
 	unsigned int i;
 
@@ -434,6 +502,18 @@ static void ronic_get_ethtool_stats(struct net_device *netdev,
 	spin_unlock_bh(&adapter->stats_lock);
 	*data++ = adapter->tx_timeouts;
 	*data++ = adapter->resets;
+	*data++ = adapter->queue_stop_timeouts;
+	ronic_xdp_totals_get(adapter, &xdp);
+	*data++ = xdp.pass;
+	*data++ = xdp.drop;
+	*data++ = xdp.tx;
+	*data++ = xdp.redirect;
+	*data++ = xdp.aborted;
+	*data++ = xdp.tx_errors;
+	*data++ = xdp.xmit;
+	*data++ = xdp.xmit_errors;
+	*data++ = xdp.sent;
+	*data++ = xdp.sent_bytes;
 
 	/* Queues of a device that is down have no rings: they read 0. */
 	memset(data, 0, (ronic_stats_count(adapter) - ARRAY_SIZE(ronic_hw_stat_desc) -
@@ -497,29 +577,18 @@ static int ronic_set_channels(struct net_device *netdev,
 	u16 old;
 	int err;
 
-	if (ch->rx_count || ch->tx_count) {
-		netdev_err(netdev, "only combined channels: use ethtool -L %s combined N\n",
-			   netdev->name);
+	/* Only combined channels; the other-causes vector is fixed. */
+	if (ch->rx_count || ch->tx_count || !ch->combined_count ||
+	    ch->combined_count > adapter->max_queues ||
+	    ch->other_count != (adapter->irq_mode == RONIC_IRQ_MSIX ? 1 : 0))
 		return -EINVAL;
-	}
-	if (!ch->combined_count || ch->combined_count > adapter->max_queues) {
-		netdev_err(netdev, "combined must be 1 to %u\n", adapter->max_queues);
-		return -EINVAL;
-	}
-	if (ch->other_count != (adapter->irq_mode == RONIC_IRQ_MSIX ? 1 : 0)) {
-		netdev_err(netdev, "the other-causes vector cannot change\n");
-		return -EINVAL;
-	}
 	if (ch->combined_count == adapter->num_queues)
 		return 0;
 	/* A table the user set keeps its entries: they must stay valid. */
 	if (netif_is_rxfh_configured(netdev)) {
 		for (i = 0; i < ARRAY_SIZE(adapter->rss_reta); i++) {
-			if (adapter->rss_reta[i] >= ch->combined_count) {
-				netdev_err(netdev, "RSS indirection table uses queue %u: reset it first (ethtool -X %s default)\n",
-					   adapter->rss_reta[i], netdev->name);
+			if (adapter->rss_reta[i] >= ch->combined_count)
 				return -EINVAL;
-			}
 		}
 	}
 
@@ -577,11 +646,8 @@ static int ronic_set_tunable(struct net_device *netdev,
 	switch (tuna->id) {
 	case ETHTOOL_TX_COPYBREAK:
 		val = *(const u32 *)data;
-		if (val > RONIC_TX_COPYBREAK_MAX) {
-			netdev_err(netdev, "tx-copybreak %u out of range: 0..%u\n",
-				   val, RONIC_TX_COPYBREAK_MAX);
+		if (val > RONIC_TX_COPYBREAK_MAX)
 			return -EINVAL;
-		}
 		WRITE_ONCE(adapter->tx_copybreak, val);
 		return 0;
 	default:
@@ -735,7 +801,6 @@ static int ronic_get_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *cmd,
 static int ronic_set_rxfh_fields(struct ronic_adapter *adapter,
 				 struct ethtool_rxnfc *cmd)
 {
-	struct net_device *netdev = adapter->netdev;
 	bool *udp = NULL;
 
 	switch (cmd->flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS)) {
@@ -765,7 +830,7 @@ static int ronic_set_rxfh_fields(struct ronic_adapter *adapter,
 	return 0;
 
 unsupported:
-	netdev_err(netdev, "hash fields not supported for this flow type: TCP hashes on sdfn, UDP on sd or sdfn, the rest on sd\n");
+	/* TCP hashes on sdfn, UDP on sd or sdfn, the rest on sd. */
 	return -EINVAL;
 }
 
@@ -790,6 +855,11 @@ const struct ethtool_ops ronic_ethtool_ops = {
 	.get_rmon_stats		= ronic_get_rmon_stats,
 	.get_regs_len		= ronic_get_regs_len,
 	.get_regs		= ronic_get_regs,
+	.get_eeprom_len		= ronic_get_eeprom_len,
+	.get_eeprom		= ronic_get_eeprom,
+	.set_phys_id		= ronic_set_phys_id,
+	/* software timestamps: the tx path calls skb_tx_timestamp() */
+	.get_ts_info		= ethtool_op_get_ts_info,
 	.get_ringparam		= ronic_get_ringparam,
 	.set_ringparam		= ronic_set_ringparam,
 	.get_channels		= ronic_get_channels,
@@ -809,4 +879,5 @@ const struct ethtool_ops ronic_ethtool_ops = {
 	.get_strings		= ronic_get_strings,
 	.get_priv_flags		= ronic_get_priv_flags,
 	.set_priv_flags		= ronic_set_priv_flags,
+	.self_test		= ronic_selftest,
 };

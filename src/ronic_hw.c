@@ -48,7 +48,10 @@ int ronic_hw_reset(struct ronic_adapter *adapter)
 
 	ronic_wr32(adapter, RONIC_IMC, ~0u);
 	ronic_wr32(adapter, RONIC_EIMC, ~0u);
+	/* A racing rx-mode update must not write the receiver back on. */
+	spin_lock_bh(&adapter->rctl_lock);
 	ronic_wr32(adapter, RONIC_RCTL, 0);
+	spin_unlock_bh(&adapter->rctl_lock);
 	ronic_wr32(adapter, RONIC_TCTL, RONIC_TCTL_PSP);
 	ronic_flush(adapter);
 	usleep_range(10000, 11000);
@@ -197,8 +200,17 @@ void ronic_hw_release(struct ronic_adapter *adapter)
 		   ~RONIC_CTRL_EXT_DRV_LOAD);
 }
 
-static int ronic_hw_read_eeprom(struct ronic_adapter *adapter, u16 word,
-				u16 *data)
+/**
+ * ronic_hw_read_eeprom - read one EEPROM word through EERD
+ * @adapter: the device
+ * @word: word address, below ronic_hw_nvm_words()
+ * @data: the word, filled in
+ *
+ * Callers serialise: EERD holds one request at a time (probe, or rtnl).
+ *
+ * Return: 0, or -ETIMEDOUT when the device did not complete the read.
+ */
+int ronic_hw_read_eeprom(struct ronic_adapter *adapter, u16 word, u16 *data)
 {
 	u32 eerd;
 	int err;
@@ -211,6 +223,26 @@ static int ronic_hw_read_eeprom(struct ronic_adapter *adapter, u16 word,
 		return err;
 	*data = eerd >> RONIC_EERD_DATA_SHIFT;
 	return 0;
+}
+
+/**
+ * ronic_hw_nvm_words - the size of the EEPROM, in 16-bit words
+ * @adapter: the device
+ *
+ * EECD.EE_SIZE gives 2^(6 + EE_SIZE) words, as Linux igb reads it for the
+ * 82575 and 82576; capped at what EERD can address. QEMU 10's model
+ * reads EECD 0x00001110, EE_SIZE 2: 256 words, of which 0x00-0x3F are
+ * the checksummed image.
+ *
+ * Return: the number of words ethtool -e shows.
+ */
+u32 ronic_hw_nvm_words(struct ronic_adapter *adapter)
+{
+	u32 size = (ronic_rd32(adapter, RONIC_EECD) & RONIC_EECD_SIZE_MASK) >>
+		   RONIC_EECD_SIZE_SHIFT;
+
+	return min_t(u32, BIT(RONIC_NVM_WORD_SIZE_BASE_SHIFT + size),
+		     RONIC_EERD_MAX_WORDS);
 }
 
 /**
@@ -319,16 +351,63 @@ void ronic_hw_get_link(struct ronic_adapter *adapter, struct ronic_link *link)
 		link->speed = SPEED_10;
 }
 
-static void ronic_hw_wait_queue(struct ronic_adapter *adapter, u32 reg,
-				bool enabled)
+/**
+ * ronic_hw_led_read - the LED configuration, to restore after identify
+ * @adapter: the device
+ *
+ * Return: LEDCTL.
+ */
+u32 ronic_hw_led_read(struct ronic_adapter *adapter)
+{
+	return ronic_rd32(adapter, RONIC_LEDCTL);
+}
+
+/**
+ * ronic_hw_led_write - put back an LED configuration
+ * @adapter: the device
+ * @ledctl: what ronic_hw_led_read() returned
+ */
+void ronic_hw_led_write(struct ronic_adapter *adapter, u32 ledctl)
+{
+	ronic_wr32(adapter, RONIC_LEDCTL, ledctl);
+}
+
+/**
+ * ronic_hw_led_force - light every LED of the port, or darken it (identify)
+ * @adapter: the device
+ * @saved: LEDCTL as it was before identify began
+ * @on: lit or dark
+ *
+ * Each LED keeps its IVRT bit, which the board's wiring decides, so that
+ * "asserted" still means lit; its mode is forced and its blinking stopped.
+ */
+void ronic_hw_led_force(struct ronic_adapter *adapter, u32 saved, bool on)
+{
+	u32 mode = on ? RONIC_LEDCTL_MODE_ON : RONIC_LEDCTL_MODE_OFF;
+	u32 ledctl = 0, led;
+	unsigned int i;
+
+	for (i = 0; i < RONIC_LEDCTL_LEDS; i++) {
+		led = ((saved >> (8 * i)) & RONIC_LEDCTL_IVRT) | mode;
+		ledctl |= led << (8 * i);
+	}
+	ronic_wr32(adapter, RONIC_LEDCTL, ledctl);
+}
+
+/* Return: 0, or -ETIMEDOUT if the queue's enable bit never followed. */
+static int ronic_hw_wait_queue(struct ronic_adapter *adapter, u32 reg,
+			       bool enabled)
 {
 	u32 val;
+	int err;
 
-	if (readl_poll_timeout(adapter->hw_addr + reg, val,
-			       !!(val & RONIC_TXDCTL_QUEUE_ENABLE) == enabled,
-			       10, RONIC_QUEUE_TIMEOUT_US))
-		dev_warn(&adapter->pdev->dev, "queue register %#x did not %s\n",
-			 reg, enabled ? "enable" : "disable");
+	err = readl_poll_timeout(adapter->hw_addr + reg, val,
+				 !!(val & RONIC_TXDCTL_QUEUE_ENABLE) == enabled,
+				 10, RONIC_QUEUE_TIMEOUT_US);
+	if (err)
+		dev_err(&adapter->pdev->dev, "queue register %#x did not %s\n",
+			reg, enabled ? "enable" : "disable");
+	return err;
 }
 
 /**
@@ -382,14 +461,17 @@ void ronic_hw_set_rx_ro(struct ronic_adapter *adapter, u8 q, u32 bits)
  * ronic_hw_disable_tx_ring - stop the device fetching from a tx ring
  * @adapter: the device
  * @ring: the ring
+ *
+ * Return: 0, or -ETIMEDOUT if the queue did not stop: the device may
+ * still read the ring until a reset.
  */
-void ronic_hw_disable_tx_ring(struct ronic_adapter *adapter,
-			      struct ronic_ring *ring)
+int ronic_hw_disable_tx_ring(struct ronic_adapter *adapter,
+			     struct ronic_ring *ring)
 {
 	u8 q = ring->reg_idx;
 
 	ronic_wr32(adapter, RONIC_TXDCTL(q), RONIC_TXDCTL_SWFLSH);
-	ronic_hw_wait_queue(adapter, RONIC_TXDCTL(q), false);
+	return ronic_hw_wait_queue(adapter, RONIC_TXDCTL(q), false);
 }
 
 /**
@@ -407,7 +489,9 @@ void ronic_hw_configure_tx_ring(struct ronic_adapter *adapter,
 	ronic_flush(adapter);
 	ronic_wr32(adapter, RONIC_TDBAL(q), lower_32_bits(base));
 	ronic_wr32(adapter, RONIC_TDBAH(q), upper_32_bits(base));
-	ronic_wr32(adapter, RONIC_TDLEN(q), ring->desc_bytes);
+	/* The ring's length, not its allocation (rounded up to 4 KB). */
+	ronic_wr32(adapter, RONIC_TDLEN(q),
+		   ring->count * sizeof(struct ronic_tx_desc));
 	ronic_wr32(adapter, RONIC_TDWBAL(q), 0);
 	ronic_wr32(adapter, RONIC_TDWBAH(q), 0);
 	ronic_wr32(adapter, RONIC_TDH(q), 0);
@@ -424,14 +508,60 @@ void ronic_hw_configure_tx_ring(struct ronic_adapter *adapter,
  * ronic_hw_disable_rx_ring - stop the device writing into an rx ring
  * @adapter: the device
  * @ring: the ring
+ *
+ * Return: 0, or -ETIMEDOUT if the queue did not stop: the device may
+ * still write into the ring's buffers until a reset.
  */
-void ronic_hw_disable_rx_ring(struct ronic_adapter *adapter,
-			      struct ronic_ring *ring)
+int ronic_hw_disable_rx_ring(struct ronic_adapter *adapter,
+			     struct ronic_ring *ring)
 {
 	u8 q = ring->reg_idx;
 
 	ronic_wr32(adapter, RONIC_RXDCTL(q), 0);
-	ronic_hw_wait_queue(adapter, RONIC_RXDCTL(q), false);
+	return ronic_hw_wait_queue(adapter, RONIC_RXDCTL(q), false);
+}
+
+/*
+ * SRRCTL.DROP_EN: a queue with no free descriptor drops what it receives
+ * instead of holding it in the packet buffer all queues share, where it
+ * would block the others. But a filling packet buffer is what makes the
+ * MAC send XOFF (FCRTH): dropping early, the peer is never paused. igb
+ * keys DROP_EN on rx pause; the XOFF itself is sent with tx pause. With
+ * either on, no DROP_EN: frames wait and the link is paused instead. A
+ * single queue has no other queue to block.
+ */
+static bool ronic_hw_rx_drop(const struct ronic_adapter *adapter)
+{
+	return adapter->num_queues > 1 && !adapter->rx_pause &&
+	       !adapter->tx_pause;
+}
+
+/*
+ * Reprogram DROP_EN in the active rx queues after a pause change. Only
+ * that bit changes: the buffer sizes and descriptor type a running queue
+ * uses stay as they are. Under rtnl, like ring (re)configuration.
+ */
+static void ronic_hw_update_rx_drop(struct ronic_adapter *adapter)
+{
+	bool drop = ronic_hw_rx_drop(adapter);
+	struct ronic_ring *ring;
+	u32 srrctl;
+	u16 q;
+
+	/* A device that is down gets it from ronic_hw_configure_rx_ring. */
+	if (test_bit(RONIC_STATE_DOWN, &adapter->state))
+		return;
+	for (q = 0; q < adapter->num_queues; q++) {
+		ring = adapter->rx_ring[q];
+		if (!ring)
+			continue;
+		srrctl = ronic_rd32(adapter, RONIC_SRRCTL(ring->reg_idx));
+		if (drop)
+			srrctl |= RONIC_SRRCTL_DROP_EN;
+		else
+			srrctl &= ~RONIC_SRRCTL_DROP_EN;
+		ronic_wr32(adapter, RONIC_SRRCTL(ring->reg_idx), srrctl);
+	}
 }
 
 /**
@@ -450,15 +580,16 @@ void ronic_hw_configure_rx_ring(struct ronic_adapter *adapter,
 	ronic_flush(adapter);
 	ronic_wr32(adapter, RONIC_RDBAL(q), lower_32_bits(base));
 	ronic_wr32(adapter, RONIC_RDBAH(q), upper_32_bits(base));
-	ronic_wr32(adapter, RONIC_RDLEN(q), ring->desc_bytes);
+	/* The ring's length, not its allocation (rounded up to 4 KB). */
+	ronic_wr32(adapter, RONIC_RDLEN(q),
+		   ring->count * sizeof(union ronic_rx_desc));
 	ronic_wr32(adapter, RONIC_RDH(q), 0);
 	ronic_wr32(adapter, RONIC_RDT(q), 0);
 	ring->tail = adapter->hw_addr + RONIC_RDT(q);
 
-	/* Drop rather than stall the whole device when this ring runs dry. */
 	srrctl = (RONIC_RX_BUF_LEN >> RONIC_SRRCTL_BSIZEPKT_SHIFT) |
 		 RONIC_SRRCTL_DESCTYPE_ADV_ONEBUF;
-	if (adapter->num_queues > 1)
+	if (ronic_hw_rx_drop(adapter))
 		srrctl |= RONIC_SRRCTL_DROP_EN;
 	ronic_wr32(adapter, RONIC_SRRCTL(q), srrctl);
 	ronic_hw_set_rx_ro(adapter, q, adapter->ro.decision.dca_rxctrl);
@@ -487,13 +618,16 @@ void ronic_hw_enable_tx(struct ronic_adapter *adapter)
  */
 void ronic_hw_enable_rx(struct ronic_adapter *adapter, u32 max_frame)
 {
-	u32 rctl = ronic_rd32(adapter, RONIC_RCTL);
+	u32 rctl;
 
+	ronic_wr32(adapter, RONIC_RLPML, max_frame);
+	spin_lock_bh(&adapter->rctl_lock);
+	rctl = ronic_rd32(adapter, RONIC_RCTL);
 	rctl &= ~(RONIC_RCTL_LBM_MASK | RONIC_RCTL_MO_MASK | RONIC_RCTL_SBP);
 	rctl |= RONIC_RCTL_EN | RONIC_RCTL_BAM | RONIC_RCTL_SECRC |
 		RONIC_RCTL_LPE;
-	ronic_wr32(adapter, RONIC_RLPML, max_frame);
 	ronic_wr32(adapter, RONIC_RCTL, rctl);
+	spin_unlock_bh(&adapter->rctl_lock);
 	ronic_flush(adapter);
 }
 
@@ -503,8 +637,10 @@ void ronic_hw_enable_rx(struct ronic_adapter *adapter, u32 max_frame)
  */
 void ronic_hw_disable_rxtx(struct ronic_adapter *adapter)
 {
+	spin_lock_bh(&adapter->rctl_lock);
 	ronic_wr32(adapter, RONIC_RCTL,
 		   ronic_rd32(adapter, RONIC_RCTL) & ~RONIC_RCTL_EN);
+	spin_unlock_bh(&adapter->rctl_lock);
 	ronic_wr32(adapter, RONIC_TCTL,
 		   ronic_rd32(adapter, RONIC_TCTL) & ~RONIC_TCTL_EN);
 	ronic_flush(adapter);
@@ -576,12 +712,14 @@ void ronic_hw_set_rx_features(struct ronic_adapter *adapter,
 	ronic_wr32(adapter, RONIC_CTRL, ctrl);
 
 	/* RCTL.VFE drops tagged frames whose id has no VFTA bit. */
+	spin_lock_bh(&adapter->rctl_lock);
 	rctl = ronic_rd32(adapter, RONIC_RCTL);
 	if (features & NETIF_F_HW_VLAN_CTAG_FILTER)
 		rctl |= RONIC_RCTL_VFE;
 	else
 		rctl &= ~RONIC_RCTL_VFE;
 	ronic_wr32(adapter, RONIC_RCTL, rctl);
+	spin_unlock_bh(&adapter->rctl_lock);
 }
 
 /**
@@ -637,6 +775,7 @@ void ronic_hw_setup_flow_control(struct ronic_adapter *adapter)
 	if (adapter->tx_pause)
 		ctrl |= RONIC_CTRL_TFCE;
 	ronic_wr32(adapter, RONIC_CTRL, ctrl);
+	ronic_hw_update_rx_drop(adapter);
 }
 
 /* Multicast table index with MO = 0: bits 47:36 of the address. */
@@ -649,6 +788,10 @@ static u32 ronic_hw_mta_hash(const u8 *addr)
  * ronic_hw_set_rx_mode - program unicast, multicast and promiscuous filters
  * @adapter: the device
  * @netdev: its netdev, whose address lists and flags are followed
+ *
+ * The caller holds the netdev's address lock (ndo_set_rx_mode does), so
+ * the lists hold still and two updates never interleave; outside it, call
+ * ronic_hw_sync_rx_mode().
  */
 void ronic_hw_set_rx_mode(struct ronic_adapter *adapter,
 			  struct net_device *netdev)
@@ -656,19 +799,16 @@ void ronic_hw_set_rx_mode(struct ronic_adapter *adapter,
 	u32 mta[RONIC_MTA_ENTRIES] = { };
 	struct netdev_hw_addr *ha;
 	unsigned int i, rar = 1;
-	u32 rctl, hash;
-
-	rctl = ronic_rd32(adapter, RONIC_RCTL);
-	rctl &= ~(RONIC_RCTL_UPE | RONIC_RCTL_MPE);
+	u32 rctl, mode = 0, hash;
 
 	if (netdev->flags & IFF_PROMISC)
-		rctl |= RONIC_RCTL_UPE | RONIC_RCTL_MPE;
+		mode |= RONIC_RCTL_UPE | RONIC_RCTL_MPE;
 	else if (netdev->flags & IFF_ALLMULTI)
-		rctl |= RONIC_RCTL_MPE;
+		mode |= RONIC_RCTL_MPE;
 
 	/* Extra unicast addresses take filter entries; too many, promiscuous. */
 	if (netdev_uc_count(netdev) > RONIC_RAR_ENTRIES - 1) {
-		rctl |= RONIC_RCTL_UPE;
+		mode |= RONIC_RCTL_UPE;
 	} else {
 		netdev_for_each_uc_addr(ha, netdev)
 			ronic_hw_set_rar(adapter, rar++, ha->addr);
@@ -683,7 +823,29 @@ void ronic_hw_set_rx_mode(struct ronic_adapter *adapter,
 	for (i = 0; i < RONIC_MTA_ENTRIES; i++)
 		ronic_wr32(adapter, RONIC_MTA(i), mta[i]);
 
-	ronic_wr32(adapter, RONIC_RCTL, rctl);
+	/* Already in BH under the address lock; _bh for the rtnl callers. */
+	spin_lock_bh(&adapter->rctl_lock);
+	rctl = ronic_rd32(adapter, RONIC_RCTL);
+	rctl &= ~(RONIC_RCTL_UPE | RONIC_RCTL_MPE);
+	ronic_wr32(adapter, RONIC_RCTL, rctl | mode);
+	spin_unlock_bh(&adapter->rctl_lock);
+}
+
+/**
+ * ronic_hw_sync_rx_mode - ronic_hw_set_rx_mode() from outside ndo_set_rx_mode
+ * @adapter: the device
+ * @netdev: its netdev
+ *
+ * For bring-up under rtnl, which does not keep the address lists still:
+ * another CPU may add or remove addresses under the address lock meanwhile.
+ * Must not be called with the address lock held.
+ */
+void ronic_hw_sync_rx_mode(struct ronic_adapter *adapter,
+			   struct net_device *netdev)
+{
+	netif_addr_lock_bh(netdev);
+	ronic_hw_set_rx_mode(adapter, netdev);
+	netif_addr_unlock_bh(netdev);
 }
 
 static void ronic_hw_write_ivar(struct ronic_adapter *adapter, u8 queue,
@@ -889,6 +1051,11 @@ static const u32 ronic_hw_dump_global[] = {
 
 #define RONIC_HW_DUMP_PER_QUEUE	17
 
+/* After the queue blocks, so that every earlier word keeps its place. */
+static const u32 ronic_hw_dump_tail[] = {
+	RONIC_LEDCTL, RONIC_EECD,
+};
+
 /**
  * ronic_hw_regs_len - bytes of the register dump
  *
@@ -897,7 +1064,8 @@ static const u32 ronic_hw_dump_global[] = {
 u32 ronic_hw_regs_len(void)
 {
 	return sizeof(u32) * (ARRAY_SIZE(ronic_hw_dump_global) +
-			      RONIC_NUM_HW_QUEUES * RONIC_HW_DUMP_PER_QUEUE);
+			      RONIC_NUM_HW_QUEUES * RONIC_HW_DUMP_PER_QUEUE +
+			      ARRAY_SIZE(ronic_hw_dump_tail));
 }
 
 /**
@@ -908,6 +1076,8 @@ u32 ronic_hw_regs_len(void)
  * Per queue: RDBAL, RDBAH, RDLEN, RDH, RDT, RXDCTL, SRRCTL, DCA_RXCTRL as
  * read, DCA_RXCTRL as written (QEMU's model reads it as 0), TDBAL, TDBAH,
  * TDLEN, TDH, TDT, TXDCTL, DCA_TXCTRL, EITR of the vector of that index.
+ * Then LEDCTL and EECD (dump version 2; version 1 ended with the queue
+ * blocks).
  */
 void ronic_hw_get_regs(struct ronic_adapter *adapter, u32 *buf)
 {
@@ -934,4 +1104,6 @@ void ronic_hw_get_regs(struct ronic_adapter *adapter, u32 *buf)
 		*buf++ = ronic_rd32(adapter, RONIC_DCA_TXCTRL(q));
 		*buf++ = ronic_rd32(adapter, RONIC_EITR(q < 10 ? q : 0));
 	}
+	for (i = 0; i < ARRAY_SIZE(ronic_hw_dump_tail); i++)
+		*buf++ = ronic_rd32(adapter, ronic_hw_dump_tail[i]);
 }

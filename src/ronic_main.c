@@ -46,7 +46,7 @@ static void ronic_configure(struct ronic_adapter *adapter)
 	u16 q;
 
 	ronic_hw_set_rar(adapter, 0, netdev->dev_addr);
-	ronic_hw_set_rx_mode(adapter, netdev);
+	ronic_hw_sync_rx_mode(adapter, netdev);
 	ronic_hw_write_vfta(adapter);
 	ronic_hw_set_rx_features(adapter, netdev->features);
 	ronic_hw_setup_rss(adapter);
@@ -111,7 +111,7 @@ static void ronic_down(struct ronic_adapter *adapter)
 {
 	struct net_device *netdev = adapter->netdev;
 	struct ronic_q_vector *qv;
-	int reset_err;
+	int reset_err, stuck = 0;
 	u16 v, q;
 
 	set_bit(RONIC_STATE_DOWN, &adapter->state);
@@ -133,11 +133,13 @@ static void ronic_down(struct ronic_adapter *adapter)
 
 	ronic_hw_disable_rxtx(adapter);
 	for (q = 0; q < adapter->num_queues; q++) {
-		ronic_hw_disable_rx_ring(adapter, adapter->rx_ring[q]);
-		ronic_hw_disable_tx_ring(adapter, adapter->tx_ring[q]);
+		stuck |= ronic_hw_disable_rx_ring(adapter, adapter->rx_ring[q]);
+		stuck |= ronic_hw_disable_tx_ring(adapter, adapter->tx_ring[q]);
 	}
 	for (q = 0; q < adapter->num_xdp_rings; q++)
-		ronic_hw_disable_tx_ring(adapter, adapter->xdp_ring[q]);
+		stuck |= ronic_hw_disable_tx_ring(adapter, adapter->xdp_ring[q]);
+	if (stuck)
+		adapter->queue_stop_timeouts++;
 	ronic_hw_irq_disable(adapter);
 	ronic_irq_sync(adapter);
 
@@ -155,8 +157,9 @@ static void ronic_down(struct ronic_adapter *adapter)
 
 	/*
 	 * The reset stops the DMA master before the buffers go back: a
-	 * wedged queue that never disabled (the tx-timeout path) must not
-	 * write into pages the pool has already handed to someone else.
+	 * wedged queue that never disabled (the tx-timeout path, counted in
+	 * queue_stop_timeouts) must not write into pages the pool has
+	 * already handed to someone else.
 	 */
 	reset_err = ronic_hw_reset(adapter);
 
@@ -355,6 +358,37 @@ int ronic_reconfigure(struct ronic_adapter *adapter, u16 tx_count,
 		netdev_warn(adapter->netdev, "stack queues not resized (%d)\n", err);
 		ronic_up(adapter);
 	}
+	return err;
+}
+
+/**
+ * ronic_run_quiesced - run a test that owns the device, then bring it back
+ * @adapter: the device, under rtnl
+ * @fn: the test; it may program any register and use its own DMA memory
+ * @arg: for @fn
+ *
+ * A running port is taken down first (no interrupts enabled, NAPI off,
+ * DMA stopped, its rings kept) and brought up again afterwards; the device
+ * is reset and initialised after @fn either way, so nothing @fn left in
+ * the registers survives it. The interrupt handlers stay installed while
+ * the port is up; a port that is down has none.
+ *
+ * Return: what @fn returned.
+ */
+int ronic_run_quiesced(struct ronic_adapter *adapter,
+		       int (*fn)(struct ronic_adapter *adapter, void *arg),
+		       void *arg)
+{
+	bool running = netif_running(adapter->netdev);
+	int err;
+
+	if (running)
+		ronic_down(adapter);
+	err = fn(adapter, arg);
+	if (!ronic_hw_reset(adapter))
+		ronic_hw_init(adapter);
+	if (running)
+		ronic_up(adapter);
 	return err;
 }
 
@@ -619,6 +653,7 @@ static int ronic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	adapter->itr_adaptive = true;
 	set_bit(RONIC_STATE_DOWN, &adapter->state);
 	spin_lock_init(&adapter->stats_lock);
+	spin_lock_init(&adapter->rctl_lock);
 	INIT_DELAYED_WORK(&adapter->watchdog, ronic_watchdog);
 	INIT_WORK(&adapter->reset_task, ronic_reset_task);
 	adapter->autoneg = true;

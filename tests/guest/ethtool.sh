@@ -3,7 +3,8 @@
 #
 # Guest side of t-ethtool: the ethtool surface of ronic (port A, root
 # netns) against a ronic peer: counters, rings, channels, coalescing,
-# register dump, pause, RSS, link settings, and the relaxed-ordering
+# register dump, pause (and SRRCTL.DROP_EN following it), EEPROM dump,
+# timestamping, LED identify, RSS, link settings, and the relaxed-ordering
 # private flags, the port still carrying traffic after each change; data
 # checked by sha256 with the offloads off and on; TSO
 # descriptor savings, XPS. Then the bad-input table (badinput.sh: every
@@ -35,10 +36,31 @@ stat_of() {
 	ethtool -S "$NIC_A" | awk -v k="$1:" '$1 == k { print $2 }'
 }
 
+# The register dump (ethtool -d, version 2), one hex word a line: 22
+# global words, then 17 per queue (RDBAL, RDBAH, RDLEN, RDH, RDT, RXDCTL,
+# SRRCTL, DCA_RXCTRL read, DCA_RXCTRL shadow, TDBAL, TDBAH, TDLEN, TDH,
+# TDT, TXDCTL, DCA_TXCTRL, EITR) for 16 queues, then LEDCTL and EECD.
+regs_words() {
+	ethtool -d "$NIC_A" raw on | od -An -tx4 -v -w4 | tr -d ' '
+}
+LEDCTL_WORD=$((22 + 17 * 16))
+EECD_WORD=$((LEDCTL_WORD + 1))
+
+# regs_word N: word N (from 0) of the dump.
+regs_word() {
+	regs_words | sed -n "$(($1 + 1))p"
+}
+
+# dca_txctrl Q W: word W of queue Q's block (15: DCA_TXCTRL, 8: the
+# DCA_RXCTRL shadow, 6: SRRCTL, 16: EITR).
 dca_txctrl() {
-	# Register dump: 22 global words, then 17 per queue; DCA_TXCTRL is
-	# word 15 of a queue block, the DCA_RXCTRL shadow word 8.
-	ethtool -d "$NIC_A" raw on | od -An -tx4 -v -w4 | sed -n "$((22 + 17 * $1 + $2 + 1))p" | tr -d ' '
+	regs_word $((22 + 17 * $1 + $2))
+}
+
+# drop_bits N: SRRCTL.DROP_EN (bit 31) of rx queues 0..N-1, as 0s and 1s.
+drop_bits() {
+	regs_words | awk -v n="$1" 'NR >= 29 && (NR - 29) % 17 == 0 && (NR - 29) / 17 < n {
+		printf "%d", (index("89abcdef", substr($1, 1, 1)) > 0) }'
 }
 
 if ! pair_up ronic ronic; then
@@ -120,6 +142,131 @@ check "ethtool -A rx off tx off" ethtool -A "$NIC_A" rx off tx off
 a=$(ethtool -a "$NIC_A" | awk '/^RX:/ { r = $2 } /^TX:/ { t = $2 } END { print r "/" t }')
 [ "$a" = off/off ] && pass "pause reads off/off" || fail "pause reads off/off" "$a"
 ethtool -A "$NIC_A" rx on tx on
+
+# SRRCTL.DROP_EN: a queue whose ring is dry drops rather than fill the
+# shared packet buffer, which would never reach the XOFF threshold: set
+# only with both pauses off and more than one queue. -A reprograms the
+# running queues; a reconfiguration (-L) programs new ones the same way.
+# drop_is NAME N WANT: DROP_EN of queues 0..N-1 reads WANT.
+drop_is() {
+	local d
+	d=$(drop_bits "$2")
+	[ "$d" = "$3" ] && pass "$1: DROP_EN of $2 rx queue(s) $d" ||
+		fail "$1: DROP_EN of $2 rx queue(s) $3" "$d"
+}
+if [ "$max" -ge 2 ]; then
+	ones=$(printf '1%.0s' $(seq 1 "$max")) zeros=$(printf '0%.0s' $(seq 1 "$max"))
+	drop_is "rx and tx pause on" "$max" "$zeros"
+	ethtool -A "$NIC_A" rx off tx off
+	drop_is "rx and tx pause off" "$max" "$ones"
+	ethtool -A "$NIC_A" rx on tx off
+	drop_is "rx pause on alone" "$max" "$zeros"
+	ethtool -A "$NIC_A" rx off tx on
+	drop_is "tx pause on alone" "$max" "$zeros"
+	ethtool -A "$NIC_A" rx off tx off
+	ethtool -L "$NIC_A" combined 1
+	drop_is "pause off, one queue" 1 0
+	ethtool -L "$NIC_A" combined "$max"
+	drop_is "pause off, -L back to $max queues" "$max" "$ones"
+	ethtool -A "$NIC_A" rx on tx on
+	drop_is "rx and tx pause on again" "$max" "$zeros"
+	works && pass "traffic after the DROP_EN changes" || fail "traffic after the DROP_EN changes"
+else
+	fail "DROP_EN follows pause" "needs 2 or more queues, $max here"
+fi
+
+# EEPROM: ethtool -e reads it through EERD, 2^(6 + EECD.EE_SIZE) words
+# (EECD bits 14:11; QEMU 10's model reads EECD 0x00001110, EE_SIZE 2: 256
+# words). Bytes 0-5 are the permanent address; words 0x00-0x3F sum to
+# 0xBABA. (ethtool -E is refused: tests/bad-input.tsv.)
+eecd=$(regs_word "$EECD_WORD")
+want=$((2 << (6 + ((0x${eecd:-0} >> 11) & 0xf))))
+ethtool -e "$NIC_A" raw on > /tmp/eeprom.bin 2> /tmp/eeprom.err
+len=$(stat -c %s /tmp/eeprom.bin)
+[ "$len" = "$want" ] && [ "$len" -ge 128 ] && pass "ethtool -e: $len bytes, as EECD 0x$eecd sizes it" ||
+	fail "ethtool -e: as many bytes as EECD 0x$eecd says, $want" "$len bytes, $(head -c 100 /tmp/eeprom.err)"
+ee_mac=$(head -c 6 /tmp/eeprom.bin | od -An -tx1 -v | xargs | tr ' ' ':')
+perm=$(ethtool -P "$NIC_A" | awk '{ print $NF }')
+[ -n "$perm" ] && [ "$ee_mac" = "$perm" ] &&
+	pass "EEPROM bytes 0-5 are the permanent address $perm" ||
+	fail "EEPROM bytes 0-5 are the permanent address" "'$ee_mac', permanent '$perm'"
+sum=$(od -An -tu2 -v -N 128 /tmp/eeprom.bin | awk '{ for (i = 1; i <= NF; i++) s += $i } END { printf "%04x", s % 65536 }')
+[ "$sum" = baba ] && pass "EEPROM words 0x00-0x3F sum to 0xBABA" ||
+	fail "EEPROM words 0x00-0x3F sum to 0xBABA" "0x$sum"
+w5=$(ethtool -e "$NIC_A" offset 11 length 1 raw on | od -An -tx1 | tr -d ' ')
+[ "$w5" = "$(od -An -tx1 -j 11 -N 1 /tmp/eeprom.bin | tr -d ' ')" ] &&
+	pass "ethtool -e at an odd offset (byte 11: $w5)" ||
+	fail "ethtool -e at an odd offset" "byte 11 '$w5'"
+rm -f /tmp/eeprom.bin /tmp/eeprom.err
+
+# Timestamping: software only, and a UDP send does come back with its
+# software tx timestamp (the driver calls skb_tx_timestamp).
+t=$(ethtool -T "$NIC_A" 2>&1)
+grep -q software-transmit <<< "$t" && grep -q "PTP Hardware Clock: none" <<< "$t" &&
+	pass "ethtool -T: software-transmit, no PTP clock" ||
+	fail "ethtool -T: software-transmit, no PTP clock" "$(echo "$t" | tr '\n\t' '  ')"
+tx_ts=$(python3 - "$ADDR_B4" <<'PY'
+import socket, struct, sys, time
+SO_TIMESTAMPING = 37  # also the control message type
+flags = (1 << 1) | (1 << 4) | (1 << 11)  # TX_SOFTWARE, SOFTWARE, OPT_TSONLY
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPING, flags)
+s.sendto(b"t" * 100, (sys.argv[1], 9))
+end = time.time() + 5
+while time.time() < end:
+    try:
+        _, anc, _, _ = s.recvmsg(1, 256, socket.MSG_ERRQUEUE)
+    except BlockingIOError:
+        time.sleep(0.05)
+        continue
+    for level, kind, data in anc:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPING:
+            sec, nsec = struct.unpack("qq", data[:16])
+            if sec:
+                print(f"{sec}.{nsec:09d}")
+                sys.exit(0)
+sys.exit(1)
+PY
+)
+[ -n "$tx_ts" ] && pass "a UDP send got its software tx timestamp ($tx_ts)" ||
+	fail "a UDP send got its software tx timestamp" "none within 5 s"
+
+# ethtool -p: identify forces every LED on, then off, twice a second,
+# each keeping its polarity bit (IVRT); after it LEDCTL is as before.
+# QEMU keeps LEDCTL as plain storage and lights nothing: the register,
+# the last word of the dump, is what can be read.
+led_force() {
+	local v=$((0x$1)) out=0 i
+	for i in 0 1 2 3; do
+		out=$((out | ((((v >> (8 * i)) & 0x40) | $2) << (8 * i))))
+	done
+	printf '%08x' "$out"
+}
+led0=$(regs_word "$LEDCTL_WORD")
+led_on=$(led_force "$led0" 0xe) led_off=$(led_force "$led0" 0xf)
+# 6 s: a dump takes most of a second on a loaded host, and each state
+# lasts a quarter of one.
+ethtool -p "$NIC_A" 6 &
+idpid=$!
+on=0 off=0 other=''
+while kill -0 "$idpid" 2> /dev/null; do
+	v=$(regs_word "$LEDCTL_WORD")
+	case $v in
+	"$led_on") on=$((on + 1)) ;;
+	"$led_off") off=$((off + 1)) ;;
+	"$led0") ;;
+	*) other+=" $v" ;;
+	esac
+	sleep 0.1
+done
+wait "$idpid"
+idrc=$?
+[ "$idrc" = 0 ] && [ "$led_on" != "$led0" ] && [ "$on" -gt 0 ] && [ "$off" -gt 0 ] && [ -z "$other" ] &&
+	pass "ethtool -p 6: LEDCTL $led_on and $led_off by turns ($on and $off reads), not $led0" ||
+	fail "ethtool -p 6: LEDCTL forced on and off by turns" "exit $idrc, $on on ($led_on), $off off ($led_off), other:${other:- none}, saved $led0"
+led1=$(regs_word "$LEDCTL_WORD")
+[ -n "$led0" ] && [ "$led1" = "$led0" ] && pass "LEDCTL restored after ethtool -p ($led1)" ||
+	fail "LEDCTL restored after ethtool -p" "'$led1', before '$led0'"
 
 # RSS
 check "ethtool -x shows 128 entries" sh -c "ethtool -x $NIC_A | grep -cE '^ +[0-9]+: ' | grep -qx 16"

@@ -105,6 +105,12 @@ action_case() {
 			pass "$prog: tx_packets counted $((tx1 - tx0)) XDP frames, kept across -G" ||
 			fail "$prog: tx_packets counts XDP frames, across -G" \
 				"peer got $((rx1 - rx0)), grew by $((tx1 - tx0)) (< $N?), then $(tx_packets) (< $tx1?)"
+		# The port's XDP totals in ethtool -S keep the old rings' counts.
+		[ "$(sum_stat "" "$NIC_A" xdp_tx)" -ge $((after - before)) ] &&
+		[ "$(sum_stat "" "$NIC_A" xdp_sent_packets)" -ge $((tx1 - tx0)) ] &&
+			pass "$prog: ethtool -S xdp_tx and xdp_sent_packets kept across -G" ||
+			fail "$prog: ethtool -S XDP totals kept across -G" \
+				"xdp_tx $(sum_stat "" "$NIC_A" xdp_tx) < $((after - before)), or xdp_sent_packets $(sum_stat "" "$NIC_A" xdp_sent_packets) < $((tx1 - tx0))"
 		wait_until 20 has_carrier "" "$NIC_A"
 		;;
 	esac
