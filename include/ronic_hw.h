@@ -57,6 +57,7 @@ void ronic_hw_get_tx_state(struct ronic_adapter *adapter,
 int ronic_hw_reset(struct ronic_adapter *adapter);
 void ronic_hw_init(struct ronic_adapter *adapter);
 int ronic_hw_setup_link(struct ronic_adapter *adapter);
+int ronic_hw_phy_write(struct ronic_adapter *adapter, u32 reg, u16 val);
 void ronic_hw_setup_flow_control(struct ronic_adapter *adapter);
 u32 ronic_hw_regs_len(void);
 void ronic_hw_get_regs(struct ronic_adapter *adapter, u32 *buf);

@@ -87,7 +87,15 @@ int ronic_hw_reset(struct ronic_adapter *adapter)
 	return 0;
 }
 
-static int ronic_hw_phy_write(struct ronic_adapter *adapter, u32 reg, u16 val)
+/**
+ * ronic_hw_phy_write - write a register of the internal PHY through MDIC
+ * @adapter: the device
+ * @reg: PHY register (MII_*)
+ * @val: the value
+ *
+ * Return: 0, -ETIMEDOUT if MDIC never reported ready, -EIO on its error.
+ */
+int ronic_hw_phy_write(struct ronic_adapter *adapter, u32 reg, u16 val)
 {
 	u32 mdic;
 	int err;

@@ -411,20 +411,6 @@ static u64 ronic_lb_check(struct ronic_lb *lb, u16 i, u32 status,
 	return 0;
 }
 
-static int ronic_lb_phy_write(struct ronic_adapter *adapter, u32 reg, u16 val)
-{
-	u32 mdic;
-	int err;
-
-	ronic_wr32(adapter, RONIC_MDIC, val | (reg << RONIC_MDIC_REG_SHIFT) |
-		   (RONIC_PHY_ADDR << RONIC_MDIC_PHY_SHIFT) | RONIC_MDIC_OP_WRITE);
-	err = readl_poll_timeout(adapter->hw_addr + RONIC_MDIC, mdic,
-				 mdic & RONIC_MDIC_READY, 10, 10000);
-	if (err)
-		return err;
-	return mdic & RONIC_MDIC_ERROR ? -EIO : 0;
-}
-
 /*
  * PHY loopback, not RCTL.LBM: the 82576 datasheet says MAC loopback is
  * not used on this part (3.5.6.2) and has the internal PHY loop frames
@@ -442,7 +428,7 @@ static int ronic_lb_loop(struct ronic_adapter *adapter)
 	u32 ctrl, status;
 	int err;
 
-	err = ronic_lb_phy_write(adapter, MII_BMCR, BMCR_LOOPBACK |
+	err = ronic_hw_phy_write(adapter, MII_BMCR, BMCR_LOOPBACK |
 				 BMCR_SPEED1000 | BMCR_FULLDPLX);
 	if (err) {
 		netdev_err(adapter->netdev, "self-test: PHY loopback not set (%d)\n",
