@@ -161,9 +161,7 @@ check_build() {
 	# along can spare a file its compile (and its warnings).
 	scratch=$(scratch build) || return 1
 	scratch_dirs+=("$scratch")
-	cp Kbuild Makefile "$scratch/"
-	find src include -type f -name '*.[chS]' -print0 |
-		tar -cf - --null -T - | tar -xf - -C "$scratch"
+	scripts/copy-driver.sh "$scratch"
 	say "   make -C $KDIR M=<scratch> W=1 C=2${cf:+ ${cf[*]}} modules"
 	make -C "$KDIR" M="$scratch" W=1 C=2 "${cf[@]}" \
 		-j"$(nproc)" modules >"$log" 2>&1

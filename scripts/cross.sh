@@ -133,12 +133,10 @@ prepare_tree() {
 # ---------------------------------------------------------------- module
 # build_module ARCH TREE: ronic.ko in $out_root/ARCH; fails on a warning.
 build_module() {
-	local arch=$1 tree=$2 out=$out_root/$1 f n
+	local arch=$1 tree=$2 out=$out_root/$1 n
 	rm -rf "$out"
 	mkdir -p "$out/src"
-	for f in src include Kbuild Makefile Kconfig VERSION; do
-		cp -a "$top/$f" "$out/src/"
-	done
+	"$top/scripts/copy-driver.sh" "$out/src"
 	find "$out/src" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' \) -delete
 	if ! nice -n 10 make -C "$tree" M="$out/src" ARCH="$arch" \
 		CROSS_COMPILE="$(cross_compile "$arch")" W=1 KBUILD_MODPOST_WARN=1 \

@@ -1,17 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build (or reuse) the debug kernel of the test bed from linux-source-6.12.
+# Build (or reuse) the debug kernel of the test bed from linux-source-
+# $RONIC_DEBUG_KSERIES (scripts/kernel-version.sh; scripts/setup.sh fetches
+# it with scripts/fetch-kernel-source.sh).
 #
 #   scripts/debug-kernel.sh [--force] [--config-only] [--key] [-j N]
 #
-# The kernel: the x86_64 defconfig, trimmed and extended by the fragment
-# scripts/debug-kernel.config (merge_config.sh, then olddefconfig): what the
+# The kernel: tinyconfig (everything off, no DWARF debug info), extended by
+# the fragment scripts/debug-kernel.config (merge_config.sh, then
+# olddefconfig): what the
 # VM needs (virtio-pci, 9p and overlayfs built in, PCIe, MSI-X, intel-iommu
 # with interrupt remapping, BPF, XDP sockets, page_pool, igb and pktgen as
 # modules) and the debug options (KASAN generic inline, UBSAN bounds,
 # lockdep, atomic-sleep checks, DMA-API debug, kmemleak without the scan
-# thread, KUnit, fault injection, BTF when pahole is installed). Every
+# thread, KUnit, fault injection). Every
 # required option of the fragment is checked after olddefconfig; the build
 # stops if one is missing.
 #
@@ -37,14 +40,14 @@
 # --config-only configures and checks the options, no build.
 #
 # Environment: RONIC_JOBS (make -j, default the CPU count; always nice 10),
-# RONIC_DEBUG_BTF (auto|0|1: BTF when pahole is there), RONIC_LINUX_SOURCE
-# (the tarball, default /usr/src/linux-source-6.12.tar.xz),
+# RONIC_LINUX_SOURCE (the tarball, default the fetched
+# $RONIC_SOURCE_DIR/linux-source-$RONIC_DEBUG_KSERIES.tar.xz),
 # RONIC_DEBUG_KEEP_OBJS=1 keeps every object (for incremental work).
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Bump when the build steps below change what ends up in the cache.
-recipe=1
+recipe=2
 
 usage() {
 	sed -n 's/^#   //p' "${BASH_SOURCE[0]}" | head -1 >&2
@@ -75,44 +78,27 @@ die() {
 	exit 1
 }
 
-tarball=${RONIC_LINUX_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
-[ -r "$tarball" ] || die "no $tarball (scripts/setup.sh installs linux-source-6.12)"
+# shellcheck source=scripts/kernel-version.sh
+. "$top/scripts/kernel-version.sh"
+tarball=${RONIC_LINUX_SOURCE:-$(ronic_debug_source)}
+[ -r "$tarball" ] || die "no $tarball (scripts/setup.sh fetches it)"
 fragment_src=$top/scripts/debug-kernel.config
 [ -r "$fragment_src" ] || die "no $fragment_src"
 
 # The source's identity: the Debian package's version when the tarball is
-# the package's, else the tarball's own hash.
+# an installed package's or a fetched one's, else the tarball's own hash.
 pkg=$(dpkg-query -S "$tarball" 2>/dev/null | cut -d: -f1 | head -1 || true)
 if [ -n "$pkg" ]; then
 	src_id="$pkg $(dpkg-query -W -f '${Version}' "$pkg")"
+elif [ -s "$tarball.version" ]; then
+	# Fetched by scripts/fetch-kernel-source.sh: the package's version.
+	src_id="$(basename "$tarball" .tar.xz) $(cat "$tarball.version")"
 else
 	src_id="$(basename "$tarball") $(sha256sum "$tarball" | cut -c1-16)"
 fi
 
-# BTF (xdp tools want /sys/kernel/btf/vmlinux) needs pahole.
-btf=${RONIC_DEBUG_BTF:-auto}
-case "$btf" in
-auto) if command -v pahole > /dev/null; then btf=1; else btf=0; fi ;;
-0|1) ;;
-*) die "RONIC_DEBUG_BTF must be auto, 0 or 1" ;;
-esac
-if [ "$btf" = 1 ] && ! command -v pahole > /dev/null; then
-	die "RONIC_DEBUG_BTF=1 but no pahole (package dwarves)"
-fi
-
-fragment=$(
-	cat "$fragment_src"
-	echo
-	echo "# BTF (RONIC_DEBUG_BTF=$btf)"
-	if [ "$btf" = 1 ]; then
-		echo "CONFIG_DEBUG_INFO_BTF=y"
-		echo "CONFIG_DEBUG_INFO_BTF_MODULES=y"
-	else
-		echo "# CONFIG_DEBUG_INFO_BTF is not set"
-	fi
-)
+fragment=$(cat "$fragment_src")
 tools_id="$(gcc --version | head -1)"
-[ "$btf" = 0 ] || tools_id+=" pahole $(pahole --version)"
 key=$( { echo "recipe $recipe"; echo "$src_id"; echo "$tools_id"
 	 echo "$fragment"; } | sha256sum | cut -c1-16)
 
@@ -180,7 +166,7 @@ phase() {
 	phase_t=$now
 }
 : > "$timing"
-say "key $key: $src_id; $tools_id; BTF $btf; make -j$jobs"
+say "key $key: $src_id; $tools_id; make -j$jobs"
 
 # ---------------------------------------------------------------- extract
 if [ ! -f "$dir/.extracted" ]; then
@@ -230,7 +216,7 @@ mk() {
 if [ ! -f "$dir/.configured" ]; then
 	echo "$fragment" > "$dir/fragment.config"
 	{
-		mk defconfig
+		mk tinyconfig
 		(cd "$tree" && scripts/kconfig/merge_config.sh -m .config \
 			"$dir/fragment.config")
 		mk olddefconfig

@@ -46,7 +46,7 @@ copy_driver() {
 	local dst=$tree/drivers/net/ethernet/ronic
 	rm -rf "$dst"
 	mkdir -p "$dst"
-	cp -r "$top/Kconfig" "$top/Kbuild" "$top/VERSION" "$top/src" "$top/include" "$dst/"
+	"$top/scripts/copy-driver.sh" "$dst"
 }
 
 enable_ronic() {

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# The one place that names the guest kernel. RONIC_KVER pins it; otherwise
+# The one place that names the kernels: the guest kernel and the debug
+# kernel (below). RONIC_KVER pins it; otherwise
 # setup takes the newest Debian generic 6.12 image that has matching
 # headers (the archive offers several and drops old ones) and records its
 # choice in $RONIC_KVER_FILE, which every other script reads.
@@ -40,4 +41,18 @@ ronic_guest_kver() {
 	else
 		ronic_kver_installed
 	fi
+}
+
+# The debug kernel (scripts/debug-kernel.sh) is built from the source of
+# the newest stable series Debian packages, from the suite named here;
+# scripts/fetch-kernel-source.sh downloads it into $RONIC_SOURCE_DIR
+# without adding that suite to the system's apt sources. Picking up a newer
+# series is a change of these two lines and a rebuild.
+RONIC_DEBUG_KSERIES=${RONIC_DEBUG_KSERIES:-7.3}
+RONIC_DEBUG_KSUITE=${RONIC_DEBUG_KSUITE:-trixie-backports}
+RONIC_SOURCE_DIR=${RONIC_SOURCE_DIR:-/var/lib/ronic/src}
+
+# The debug kernel's source tarball.
+ronic_debug_source() {
+	echo "$RONIC_SOURCE_DIR/linux-source-$RONIC_DEBUG_KSERIES.tar.xz"
 }

@@ -74,6 +74,9 @@ apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends "${pkgs
 apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends -t bookworm-backports \
 	qemu-system-x86 qemu-utils
 
+# The debug kernel's source, from a suite this system does not use.
+"$here/fetch-kernel-source.sh"
+
 mkdir -p "$(dirname "$RONIC_KVER_FILE")"
 echo "$kver" > "$RONIC_KVER_FILE"
 

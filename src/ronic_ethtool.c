@@ -8,6 +8,7 @@
 #include <net/page_pool/helpers.h>
 
 #include "ronic.h"
+#include "ronic_compat.h"
 #include "ronic_hw.h"
 #include "ronic_selftest.h"
 #include "ronic_stats.h"
@@ -746,67 +747,52 @@ static int ronic_set_rxfh(struct net_device *netdev,
 	return 0;
 }
 
-static int ronic_get_rxfh_fields(struct ronic_adapter *adapter,
-				 struct ethtool_rxnfc *cmd)
+/* The header fields flow type @flow_type hashes on, in @data (RXH_*). */
+static int ronic_rss_fields_get(struct ronic_adapter *adapter, u32 flow_type,
+				u64 *data)
 {
-	cmd->data = 0;
-	switch (cmd->flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS)) {
+	switch (flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS)) {
 	case TCP_V4_FLOW:
 	case TCP_V6_FLOW:
-		cmd->data = RXH_IP_SRC | RXH_IP_DST | RXH_L4_B_0_1 | RXH_L4_B_2_3;
-		break;
+		*data = RXH_IP_SRC | RXH_IP_DST | RXH_L4_B_0_1 | RXH_L4_B_2_3;
+		return 0;
 	case UDP_V4_FLOW:
-		cmd->data = RXH_IP_SRC | RXH_IP_DST;
+		*data = RXH_IP_SRC | RXH_IP_DST;
 		if (adapter->rss_udp4)
-			cmd->data |= RXH_L4_B_0_1 | RXH_L4_B_2_3;
-		break;
+			*data |= RXH_L4_B_0_1 | RXH_L4_B_2_3;
+		return 0;
 	case UDP_V6_FLOW:
-		cmd->data = RXH_IP_SRC | RXH_IP_DST;
+		*data = RXH_IP_SRC | RXH_IP_DST;
 		if (adapter->rss_udp6)
-			cmd->data |= RXH_L4_B_0_1 | RXH_L4_B_2_3;
-		break;
+			*data |= RXH_L4_B_0_1 | RXH_L4_B_2_3;
+		return 0;
 	case SCTP_V4_FLOW:
 	case AH_ESP_V4_FLOW:
 	case IPV4_FLOW:
 	case SCTP_V6_FLOW:
 	case AH_ESP_V6_FLOW:
 	case IPV6_FLOW:
-		cmd->data = RXH_IP_SRC | RXH_IP_DST;
-		break;
-	default:
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int ronic_get_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *cmd,
-			   u32 *rule_locs)
-{
-	struct ronic_adapter *adapter = netdev_priv(netdev);
-
-	switch (cmd->cmd) {
-	case ETHTOOL_GRXRINGS:
-		cmd->data = adapter->num_queues;
+		*data = RXH_IP_SRC | RXH_IP_DST;
 		return 0;
-	case ETHTOOL_GRXFH:
-		return ronic_get_rxfh_fields(adapter, cmd);
 	default:
-		return -EOPNOTSUPP;
+		*data = 0;
+		return -EINVAL;
 	}
 }
 
 #define RONIC_RXH_L3	(RXH_IP_SRC | RXH_IP_DST)
 #define RONIC_RXH_L4	(RONIC_RXH_L3 | RXH_L4_B_0_1 | RXH_L4_B_2_3)
 
-static int ronic_set_rxfh_fields(struct ronic_adapter *adapter,
-				 struct ethtool_rxnfc *cmd)
+/* Hash flow type @flow_type on @data (RXH_*): UDP may add its ports. */
+static int ronic_rss_fields_set(struct ronic_adapter *adapter, u32 flow_type,
+				u64 data)
 {
 	bool *udp = NULL;
 
-	switch (cmd->flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS)) {
+	switch (flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS)) {
 	case TCP_V4_FLOW:
 	case TCP_V6_FLOW:
-		if (cmd->data != RONIC_RXH_L4)
+		if (data != RONIC_RXH_L4)
 			goto unsupported;
 		return 0;
 	case UDP_V4_FLOW:
@@ -816,13 +802,13 @@ static int ronic_set_rxfh_fields(struct ronic_adapter *adapter,
 		udp = &adapter->rss_udp6;
 		break;
 	default:
-		if (cmd->data != RONIC_RXH_L3)
+		if (data != RONIC_RXH_L3)
 			goto unsupported;
 		return 0;
 	}
-	if (cmd->data == RONIC_RXH_L4)
+	if (data == RONIC_RXH_L4)
 		*udp = true;
-	else if (cmd->data == RONIC_RXH_L3)
+	else if (data == RONIC_RXH_L3)
 		*udp = false;
 	else
 		goto unsupported;
@@ -834,12 +820,74 @@ unsupported:
 	return -EINVAL;
 }
 
+static u32 ronic_get_rx_ring_count(struct net_device *netdev)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	return adapter->num_queues;
+}
+
+/*
+ * Where the kernel has ops of their own for the flow hash fields and the
+ * ring count (RONIC_HAVE_ETHTOOL_*), they are used; the rxnfc commands
+ * cover what it lacks.
+ */
+#ifdef RONIC_HAVE_ETHTOOL_RXFH_FIELDS
+static int ronic_get_rxfh_fields(struct net_device *netdev,
+				 struct ethtool_rxfh_fields *fields)
+{
+	u64 data;
+	int err;
+
+	err = ronic_rss_fields_get(netdev_priv(netdev), fields->flow_type,
+				   &data);
+	fields->data = data;
+	return err;
+}
+
+static int ronic_set_rxfh_fields(struct net_device *netdev,
+				 const struct ethtool_rxfh_fields *fields,
+				 struct netlink_ext_ack *extack)
+{
+	int err = ronic_rss_fields_set(netdev_priv(netdev), fields->flow_type,
+				       fields->data);
+
+	if (err)
+		NL_SET_ERR_MSG_MOD(extack,
+				   "TCP hashes on sdfn, UDP on sd or sdfn, other flows on sd");
+	return err;
+}
+#endif
+
+#if !defined(RONIC_HAVE_ETHTOOL_RXFH_FIELDS) || \
+	!defined(RONIC_HAVE_ETHTOOL_RX_RING_COUNT)
+static int ronic_get_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *cmd,
+			   u32 *rule_locs)
+{
+	switch (cmd->cmd) {
+	case ETHTOOL_GRXRINGS:
+		cmd->data = ronic_get_rx_ring_count(netdev);
+		return 0;
+#ifndef RONIC_HAVE_ETHTOOL_RXFH_FIELDS
+	case ETHTOOL_GRXFH:
+		return ronic_rss_fields_get(netdev_priv(netdev), cmd->flow_type,
+					    &cmd->data);
+#endif
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+#endif
+
+#ifndef RONIC_HAVE_ETHTOOL_RXFH_FIELDS
 static int ronic_set_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *cmd)
 {
 	if (cmd->cmd == ETHTOOL_SRXFH)
-		return ronic_set_rxfh_fields(netdev_priv(netdev), cmd);
+		return ronic_rss_fields_set(netdev_priv(netdev), cmd->flow_type,
+					    cmd->data);
 	return -EOPNOTSUPP;
 }
+#endif
 
 const struct ethtool_ops ronic_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
@@ -872,8 +920,19 @@ const struct ethtool_ops ronic_ethtool_ops = {
 	.get_rxfh_indir_size	= ronic_get_rxfh_indir_size,
 	.get_rxfh		= ronic_get_rxfh,
 	.set_rxfh		= ronic_set_rxfh,
-	.get_rxnfc		= ronic_get_rxnfc,
+#ifdef RONIC_HAVE_ETHTOOL_RXFH_FIELDS
+	.get_rxfh_fields	= ronic_get_rxfh_fields,
+	.set_rxfh_fields	= ronic_set_rxfh_fields,
+#else
 	.set_rxnfc		= ronic_set_rxnfc,
+#endif
+#ifdef RONIC_HAVE_ETHTOOL_RX_RING_COUNT
+	.get_rx_ring_count	= ronic_get_rx_ring_count,
+#endif
+#if !defined(RONIC_HAVE_ETHTOOL_RXFH_FIELDS) || \
+	!defined(RONIC_HAVE_ETHTOOL_RX_RING_COUNT)
+	.get_rxnfc		= ronic_get_rxnfc,
+#endif
 	.get_sset_count		= ronic_get_sset_count,
 	.get_ethtool_stats	= ronic_get_ethtool_stats,
 	.get_strings		= ronic_get_strings,

@@ -8,6 +8,7 @@
 #include <linux/slab.h>
 
 #include "ronic.h"
+#include "ronic_compat.h"
 #include "ronic_hw.h"
 #include "ronic_irq.h"
 
@@ -100,6 +101,9 @@ static int ronic_alloc_q_vector(struct ronic_adapter *adapter, u16 v)
 	qv->eims = BIT(qv->msix_vector);
 	qv->itr_val = adapter->itr_usecs << 2;
 	netif_napi_add(adapter->netdev, &qv->napi, ronic_napi_poll);
+	/* The vector's IRQ number holds until pci_free_irq_vectors(). */
+	netif_napi_set_irq(&qv->napi,
+			   pci_irq_vector(adapter->pdev, qv->msix_vector));
 	adapter->q_vector[v] = qv;
 	return 0;
 }

@@ -92,9 +92,7 @@ rm -rf "$build"
 mkdir -p "$build"
 mkdir -p "$build/tests"
 cp -a "$top/tests/kunit" "$build/tests/"
-for f in src include Kbuild Makefile Kconfig VERSION; do
-	[ -e "$top/$f" ] && cp -a "$top/$f" "$build/"
-done
+"$top/scripts/copy-driver.sh" "$build"
 find "$build" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' \) -delete
 if nice -n 10 make -C "$RONIC_DEBUG_KBUILD" M="$build" W=1 -j"${RONIC_JOBS:-$(nproc)}" \
 	modules > "$build/build.log" 2>&1 && [ -f "$build/ronic.ko" ]; then
