@@ -110,7 +110,7 @@ name=${name:-$(basename "$script" .sh)}
 results=${results:-$top/results/$name-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$results"
 results=$(realpath "$results")
-rm -f "$results"/{console.txt,output.txt,dmesg.txt,rc,job.env,qemu.log}
+rm -f "$results"/{console.txt,output.txt,dmesg.txt,rc,job.env,qemu.log,expected-reports,plan}
 rm -rf "$results/hmp"
 mkdir -p "$results/hmp"
 
@@ -409,22 +409,60 @@ elif [ ! -s "$results/rc" ]; then
 	status=125
 fi
 
-# Reports in the kernel log. The saved dmesg when the guest finished, the
-# console otherwise.
-log=$results/dmesg.txt
-[ -s "$log" ] || log=$results/console.txt
+# Every check the guest scripts declared (plan N in scripts/guest/lib.sh)
+# ran: as many PASS, FAIL and SKIP lines as the plans add up to.
+if [ -s "$results/rc" ]; then
+	ran=$(grep -acE '^(PASS|FAIL|SKIP): ' "$results/output.txt" 2>/dev/null || true)
+	if [ ! -s "$results/plan" ]; then
+		vmfail "the guest script declared no plan (plan N in scripts/guest/lib.sh); $ran checks ran"
+		[ "$status" -ne 0 ] || status=125
+	else
+		declared=$(awk -F'\t' '{ n += $1 } END { print n + 0 }' "$results/plan")
+		if [ "$ran" != "$declared" ]; then
+			vmfail "$ran checks ran, the guest scripts declared $declared ($(awk -F'\t' '{ printf "%s%s %s", sep, $2, $1; sep = ", " }' "$results/plan"))"
+			[ "$status" -ne 0 ] || status=125
+		fi
+	fi
+fi
+
+# The shutdown ran (every driver's shutdown hook) and reached its end.
+if [ "$status" -eq 0 ] &&
+   ! grep -aq 'reboot: Power down' "$results/console.txt" 2>/dev/null; then
+	vmfail "guest did not power off through the kernel's shutdown (no 'reboot: Power down')"
+	status=125
+fi
+
+# Reports in the kernel log of the whole boot: the console (everything at
+# KERN_INFO and above, shutdown included: the log saved by the guest
+# stops before power-off, where ronic_shutdown runs) and the saved dmesg
+# (KERN_DEBUG too; the console may have lost a line), each line once.
 # shellcheck source=scripts/kernel-reports.sh
 . "$top/scripts/kernel-reports.sh"
-report_re=$RONIC_REPORT_RE
-benign_re=$RONIC_BENIGN_RE
-reports=$(grep -aE "$report_re" "$log" 2>/dev/null |
-	grep -avE "$benign_re" || true)
+reports=$(ronic_kernel_reports "$results/console.txt" "$results/dmesg.txt")
+# A guest script that provokes a report on purpose (t-stress's forced tx
+# hang) declares it in /results/expected-reports, "COUNT<TAB>REGEX" a line:
+# exactly COUNT report lines match REGEX, and those are not failures.
+if [ -s "$results/expected-reports" ]; then
+	while IFS=$'\t' read -r want re; do
+		[ -n "$re" ] || continue
+		got=$(grep -acE "$re" <<< "$reports" || true)
+		if [ "$got" != "$want" ]; then
+			vmfail "kernel log: $got reports match the expected '$re', the guest declared $want"
+			[ "$status" -ne 0 ] || status=125
+		fi
+		reports=$(grep -avE "$re" <<< "$reports" || true)
+	done < "$results/expected-reports"
+fi
 if [ -n "$reports" ]; then
 	echo "vm.sh: kernel log reports problems:" >&2
-	grep -aE -A30 "$report_re" "$log" | head -80 >&2
-	vmfail "kernel log: $(echo "$reports" | head -1 | sed 's/^\[[ 0-9.]*\] //' | cut -c1-120)"
+	echo "$reports" | head -20 >&2
+	first=$(echo "$reports" | head -1 | sed 's/^\[[ 0-9.]*\] //')
+	grep -aF -A30 "$first" "$results/console.txt" 2>/dev/null | head -60 >&2 || true
+	vmfail "kernel log: $(echo "$first" | cut -c1-120)"
 	[ "$status" -ne 0 ] || status=125
 fi
+log=$results/dmesg.txt
+[ -s "$log" ] || log=$results/console.txt
 
 # RCU stall warnings alone do not fail a test (a starved TCG vCPU shows
 # them), but they are the first thing to read when a guest hangs.

@@ -4,5 +4,6 @@
 # Link, ethtool -i, IPv4/IPv6 ping: the DUT against itself and igb.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-exec "$top/scripts/vm.sh" --name basic ${RONIC_RESULTS_DIR:+--results "$RONIC_RESULTS_DIR"} \
-	-- "$top/tests/guest/basic.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+run_guest basic

@@ -4,6 +4,6 @@
 # The DUT under a strict emulated Intel IOMMU: no DMAR faults.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-exec "$top/scripts/vm.sh" --name iommu --iommu \
-	${RONIC_RESULTS_DIR:+--results "$RONIC_RESULTS_DIR"} \
-	-- "$top/tests/guest/iommu.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+run_guest iommu --iommu

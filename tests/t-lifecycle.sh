@@ -7,7 +7,7 @@
 # 330 s of rows under TCG on 2 vCPUs).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-RONIC_XDP_OBJ=$("$top/tests/xdp/build.sh")
-export RONIC_XDP_OBJ
-exec "$top/scripts/vm.sh" --name lifecycle --timeout 600 ${RONIC_RESULTS_DIR:+--results "$RONIC_RESULTS_DIR"} \
-	-- "$top/tests/guest/lifecycle.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+with_xdp_objs
+run_guest lifecycle --timeout 600

@@ -7,7 +7,7 @@
 # compiled here, for the XDP program the offline test must keep.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-RONIC_XDP_OBJ=$("$top/tests/xdp/build.sh")
-export RONIC_XDP_OBJ
-exec "$top/scripts/vm.sh" --name selftest ${RONIC_RESULTS_DIR:+--results "$RONIC_RESULTS_DIR"} \
-	-- "$top/tests/guest/selftest.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+with_xdp_objs
+run_guest selftest

@@ -14,7 +14,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 res=${RONIC_RESULTS_DIR:-$top/results/stress-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$res"
 res=$(realpath "$res")
-rm -f "$res"/flap.req "$res"/flap.done
+rm -rf "$res"/attempt*
 
 # flap COUNT OFF_MS ON_MS NIC: set_link NIC off/on COUNT times.
 flap() {
@@ -26,17 +26,19 @@ flap() {
 	done
 }
 
+# The guest's results share is the current attempt's folder.
 flapper() {
-	local count off on nic
+	local count off on nic d
 	while :; do
-		if [ -e "$res/flap.req" ]; then
-			read -r count off on nic < "$res/flap.req"
-			rm -f "$res/flap.req"
+		for d in "$res"/attempt*; do
+			[ -e "$d/flap.req" ] || continue
+			read -r count off on nic < "$d/flap.req"
+			rm -f "$d/flap.req"
 			flap "$count" "$off" "$on" "$nic" |
-				socat -t 2 - "UNIX-CONNECT:$res/monitor.sock" \
-				> "$res/flap.log" 2>&1 || true
-			echo "$count" > "$res/flap.done"
-		fi
+				socat -t 2 - "UNIX-CONNECT:$d/monitor.sock" \
+				> "$d/flap.log" 2>&1 || true
+			echo "$count" > "$d/flap.done"
+		done
 		sleep 0.2
 	done
 }
@@ -49,6 +51,11 @@ status=0
 # transfers add up to about 700 s on a slow day (CI once saw the guest
 # still in its last phase at 600 s, before the 64-descriptor tx ring's
 # phase): the limit only catches a hang.
-"$top/scripts/vm.sh" --name stress --mem 2048 --timeout 900 --results "$res" \
+# A hang outside ronic (the bed-hang rule, scripts/bed-hang.sh) gets a
+# second attempt; the first is then a SKIP line.
+# shellcheck source=scripts/bed-hang.sh
+. "$top/scripts/bed-hang.sh"
+ronic_vm_retry_bed_hang "$res" --name stress --mem 2048 --timeout 900 \
+	--boot-timeout 240 --idle-timeout 300 --stop-on-hung-task \
 	-- "$top/tests/guest/stress.sh" || status=$?
 exit "$status"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Unit tests of the driver's pure logic, built in userspace from the
-# driver's own sources against the shim headers in tests/unit/shim.
+# driver's own sources against the shim headers in tests/unit/shim, and
+# of the test bed's own rules (tests/unit/test_*.sh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mktemp -d)
@@ -20,5 +21,9 @@ for t in "$top"/tests/unit/test_*.c; do
 		continue
 	fi
 	"$out/$name" || rc=1
+done
+# Host-side rules of the test bed, in shell (test_*.sh).
+for t in "$top"/tests/unit/test_*.sh; do
+	bash "$t" || rc=1
 done
 exit $rc

@@ -5,7 +5,7 @@
 # from veth. The test programs are compiled here, on the host.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-RONIC_XDP_OBJ=$("$top/tests/xdp/build.sh")
-export RONIC_XDP_OBJ
-exec "$top/scripts/vm.sh" --name xdp ${RONIC_RESULTS_DIR:+--results "$RONIC_RESULTS_DIR"} \
-	-- "$top/tests/guest/xdp.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+with_xdp_objs
+run_guest xdp

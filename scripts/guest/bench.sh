@@ -23,6 +23,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
+plan 1
 
 parts=${RONIC_BENCH_PARTS:-tcp,ro,xdp}
 rounds=${RONIC_BENCH_ROUNDS:-3}

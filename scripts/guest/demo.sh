@@ -5,6 +5,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
+plan 0
 
 dut=$RONIC_DUT
 show() {

@@ -63,6 +63,14 @@ skip() {
 	echo "SKIP: $1 (${2:-skipped})"
 }
 
+# plan N: this guest script runs N checks (PASS, FAIL and SKIP lines, its
+# nested scripts' excluded: they declare their own). scripts/vm.sh adds up
+# the plans of a boot and fails it when another number of checks ran, so
+# a check that silently stops running is a failure.
+plan() {
+	printf '%s\t%s\n' "$1" "$(basename "$0")" >> "$RONIC_RESULTS/plan"
+}
+
 # held WHAT: a figure the run held up to (cycles survived, bytes checked,
 # faults injected); tests/run.sh lists these lines at the end.
 held() {
@@ -88,6 +96,13 @@ finish() {
 	log "$RONIC_PASSED passed, $RONIC_FAILED failed in this guest script"
 	[ "$RONIC_FAILED" -eq 0 ]
 	exit
+}
+
+# expect_reports COUNT REGEX: this boot's kernel log will have exactly
+# COUNT report lines matching REGEX, provoked on purpose; scripts/vm.sh
+# excuses those and fails the boot on any other count.
+expect_reports() {
+	printf '%s\t%s\n' "$1" "$2" >> "$RONIC_RESULTS/expected-reports"
 }
 
 # dmesg_lines: how many lines the kernel log has now (for kernel_reports).
@@ -342,6 +357,49 @@ ping_check() {
 	fi
 }
 
+# works: port A has carrier and pings the peer, each within 20 s.
+works() {
+	wait_until 20 has_carrier "" "$NIC_A" &&
+		wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4" > /dev/null
+}
+
+# stat_of NAME [DEV]: the ethtool -S counter NAME of DEV (port A).
+stat_of() {
+	ethtool -S "${2:-$NIC_A}" | awk -v k="$1:" '$1 == k { print $2 }'
+}
+
+# stat_sum REGEX [DEV]: the ethtool -S counters of DEV (port A) whose
+# name matches REGEX (anchored), added up.
+stat_sum() {
+	ethtool -S "${2:-$NIC_A}" |
+		awk -v re="^($1):\$" '$1 ~ re { s += $2 } END { printf "%.0f\n", s }'
+}
+
+# rx_queue_packets: port A's received frames per queue, one a line (ronic's
+# rxN_packets, igb's rx_queue_N_packets).
+rx_queue_packets() {
+	ethtool -S "$NIC_A" | awk '$1 ~ /^rx(_queue_)?[0-9]+_packets:$/ { print $2 }'
+}
+
+# rx_queues_used MIN CMD [ARGS...]: run the command (traffic to port A),
+# then print how many of A's rx queues received at least MIN frames during
+# it, and which: "N q0 q3 ...".
+rx_queues_used() {
+	local min=$1 i used=0 which=''
+	local -a q0 q1
+	shift
+	mapfile -t q0 < <(rx_queue_packets)
+	"$@" > /dev/null
+	mapfile -t q1 < <(rx_queue_packets)
+	for i in "${!q0[@]}"; do
+		if [ $((q1[i] - q0[i])) -ge "$min" ]; then
+			used=$((used + 1))
+			which+=" q$i"
+		fi
+	done
+	echo "$used$which"
+}
+
 # iperf_tcp FROM_NS TO_NS SECONDS [EXTRA IPERF3 CLIENT ARGS...]: TCP from
 # FROM to TO (namespace "root" or "peer"; the server runs in TO) for
 # SECONDS; prints the receiver's end.sum_received.bits_per_second in
@@ -458,14 +516,21 @@ pktgen_stop() {
 
 # dma_maps_start: count streaming DMA map calls per device from now on:
 # kprobes on dma_map_page_attrs (dma_map_single and page_pool land there
-# too) and dma_map_sg_attrs, each with a histogram keyed by the device's
+# too), dma_map_sg_attrs, dma_map_sgtable and dma_map_resource, each with
+# a histogram keyed by the device's
 # name (the first field of struct device is its kobject, whose first is
 # the name). dma_maps BDF prints the calls counted for BDF so far.
-DMA_MAP_EVENTS="map_page map_sg"
+# Every exported streaming-map entry point is probed (the first argument
+# is the device in each), so a driver that moves to another of them
+# cannot read as making no maps: dma_map_sgtable and dma_map_resource do
+# not go through the other two.
+DMA_MAP_EVENTS="map_page map_sg map_sgtable map_resource"
 dma_maps_start() {
 	local t=/sys/kernel/tracing e
 	echo 'p:ronic_dma/map_page dma_map_page_attrs dev=+0(+0(%di)):string' >> $t/kprobe_events &&
-		echo 'p:ronic_dma/map_sg dma_map_sg_attrs dev=+0(+0(%di)):string' >> $t/kprobe_events ||
+		echo 'p:ronic_dma/map_sg dma_map_sg_attrs dev=+0(+0(%di)):string' >> $t/kprobe_events &&
+		echo 'p:ronic_dma/map_sgtable dma_map_sgtable dev=+0(+0(%di)):string' >> $t/kprobe_events &&
+		echo 'p:ronic_dma/map_resource dma_map_resource dev=+0(+0(%di)):string' >> $t/kprobe_events ||
 		return 1
 	for e in $DMA_MAP_EVENTS; do
 		echo 'hist:keys=dev' > "$t/events/ronic_dma/$e/trigger" || return 1

@@ -10,6 +10,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
+plan 32
 
 PINGS=${RONIC_PINGS:-20}
 dut=$RONIC_DUT

@@ -26,6 +26,8 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
+# (and kunit.sh, faults.sh and lifecycle.sh theirs)
+plan 21
 
 dut=$RONIC_DUT
 cycles=${RONIC_DEBUG_CYCLES:-5}

@@ -10,6 +10,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
+plan 6
 
 if [ "$RONIC_DUT" != ronic ]; then
 	log "devlink: skipped, the DUT ($RONIC_DUT) registers no devlink instance"

@@ -15,11 +15,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
-
-works() {
-	wait_until 20 has_carrier "" "$NIC_A" &&
-		wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4" > /dev/null
-}
+plan 100
 
 # refused NAME CMD...: the command must fail, and the port keep working.
 refused() {
@@ -30,10 +26,6 @@ refused() {
 	else
 		pass "$name is refused: $(tail -1 /tmp/refused.out | cut -c1-100)"
 	fi
-}
-
-stat_of() {
-	ethtool -S "$NIC_A" | awk -v k="$1:" '$1 == k { print $2 }'
 }
 
 # The register dump (ethtool -d, version 2), one hex word a line: 22
@@ -137,11 +129,27 @@ grep -qw 40 <<< "$sparse" &&
 	pass "adaptive: a vector back at 10 us for sparse pings (EITRs $sparse)" ||
 	fail "adaptive: a vector back at 10 us for sparse pings" "EITRs $sparse"
 
-# Pause
+# ctrl_bits SHIFT MASK: a field of CTRL (word 0 of the dump).
+ctrl_bits() {
+	echo $(( (0x$(regs_word 0) >> $1) & $2 ))
+}
+
+# Pause: what -a reads, and what the device was told (CTRL.RFCE bit 27,
+# CTRL.TFCE bit 28, as RX TX).
+pause_regs() {
+	echo "$(ctrl_bits 27 1) $(ctrl_bits 28 1)"
+}
 check "ethtool -A rx off tx off" ethtool -A "$NIC_A" rx off tx off
 a=$(ethtool -a "$NIC_A" | awk '/^RX:/ { r = $2 } /^TX:/ { t = $2 } END { print r "/" t }')
 [ "$a" = off/off ] && pass "pause reads off/off" || fail "pause reads off/off" "$a"
+[ "$(pause_regs)" = "0 0" ] && pass "pause off/off: CTRL.RFCE and TFCE clear" ||
+	fail "pause off/off: CTRL.RFCE and TFCE clear" "RFCE TFCE = $(pause_regs)"
+ethtool -A "$NIC_A" rx on tx off
+[ "$(pause_regs)" = "1 0" ] && pass "pause rx on tx off: CTRL.RFCE set, TFCE clear" ||
+	fail "pause rx on tx off: CTRL.RFCE set, TFCE clear" "RFCE TFCE = $(pause_regs)"
 ethtool -A "$NIC_A" rx on tx on
+[ "$(pause_regs)" = "1 1" ] && pass "pause on/on: CTRL.RFCE and TFCE set" ||
+	fail "pause on/on: CTRL.RFCE and TFCE set" "RFCE TFCE = $(pause_regs)"
 
 # SRRCTL.DROP_EN: a queue whose ring is dry drops rather than fill the
 # shared packet buffer, which would never reach the XOFF threshold: set
@@ -273,15 +281,49 @@ check "ethtool -x shows 128 entries" sh -c "ethtool -x $NIC_A | grep -cE '^ +[0-
 check "ethtool -X equal 1" ethtool -X "$NIC_A" equal 1
 x=$(ethtool -x "$NIC_A" | awk -F: '/^ +[0-9]+: / { print $2 }' | tr -s ' \n' ' ' | tr ' ' '\n' | sort -u | tr -d '\n')
 [ "$x" = 0 ] && pass "indirection table all queue 0" || fail "indirection table all queue 0" "$x"
+# The effect: four TCP streams from the peer all land on queue 0.
+u=$(rx_queues_used 1 iperf_tcp "$PEER_NS" root 3 -P 4)
+[ "$u" = "1 q0" ] && pass "-X equal 1: 4 streams all on rx queue 0" ||
+	fail "-X equal 1: 4 streams all on rx queue 0" "queues used: $u"
 check "ethtool -X default" ethtool -X "$NIC_A" default
+# The effect of the UDP hash fields: 16 UDP flows between the same two
+# addresses (200 datagrams each, from 16 source ports, to a closed port)
+# share one queue when hashed on sd, and spread (over 2 or more queues) on
+# sdfn. A queue counts with 100 frames or more.
+# shellcheck disable=SC2016 # the inner script expands its own
+udp16() {
+	in_ns "$PEER_NS" bash -c '
+		for f in $(seq 16); do
+			exec 3> "/dev/udp/$1/9"
+			for _ in $(seq 200); do echo x >&3; done
+			exec 3>&-
+		done' udp16 "$ADDR_A4"
+}
+check "ethtool -N rx-flow-hash udp4 sd" ethtool -N "$NIC_A" rx-flow-hash udp4 sd
+u=$(rx_queues_used 100 udp16)
+[ "${u%% *}" = 1 ] && pass "udp4 sd: 16 UDP flows on one rx queue (${u#* })" ||
+	fail "udp4 sd: 16 UDP flows on one rx queue" "queues used: $u"
 check "ethtool -N rx-flow-hash udp4 sdfn" ethtool -N "$NIC_A" rx-flow-hash udp4 sdfn
 n=$(ethtool -n "$NIC_A" rx-flow-hash udp4)
 echo "$n" | grep -q "L4 bytes 0 & 1" && pass "udp4 hashes on ports" || fail "udp4 hashes on ports" "$n"
+u=$(rx_queues_used 100 udp16)
+[ "${u%% *}" -ge 2 ] && pass "udp4 sdfn: 16 UDP flows over ${u%% *} rx queues (${u#* })" ||
+	fail "udp4 sdfn: 16 UDP flows over 2 or more rx queues" "queues used: $u"
 works && pass "traffic after RSS changes" || fail "traffic after RSS changes"
 
 # Link settings
+# Forced speed: CTRL.FRCSPD (bit 11) and FRCDPX (12) set, CTRL.SPEED
+# (bits 8-9) 01 for 100 Mb/s, CTRL.FD (bit 0) set; autoneg on clears the
+# forcing.
+forced_regs() {
+	echo "$(ctrl_bits 11 1) $(ctrl_bits 12 1) $(ctrl_bits 8 3) $(ctrl_bits 0 1)"
+}
 check "ethtool -s speed 100 duplex full autoneg off" ethtool -s "$NIC_A" speed 100 duplex full autoneg off
+[ "$(forced_regs)" = "1 1 1 1" ] && pass "forced 100 full: CTRL.FRCSPD, FRCDPX, SPEED 01, FD" ||
+	fail "forced 100 full: CTRL.FRCSPD, FRCDPX, SPEED 01, FD" "FRCSPD FRCDPX SPEED FD = $(forced_regs)"
 check "ethtool -s autoneg on" ethtool -s "$NIC_A" autoneg on
+[ "$(ctrl_bits 11 1)$(ctrl_bits 12 1)" = 00 ] && pass "autoneg on: CTRL.FRCSPD and FRCDPX clear" ||
+	fail "autoneg on: CTRL.FRCSPD and FRCDPX clear" "FRCSPD FRCDPX = $(ctrl_bits 11 1) $(ctrl_bits 12 1)"
 works && pass "link back after link settings" || fail "link back after link settings"
 
 # Offloads toggle
@@ -323,11 +365,11 @@ check "pci_ro_write on" ethtool --set-priv-flags "$NIC_A" pci_ro_write on
 	fail "DCA_RXCTRL(1) shadow" "$(dca_txctrl 1 8)"
 dmesg | grep -q "Relaxed Ordering Enable bit of .* is off" &&
 	pass "driver says the device part is dormant" || fail "dormant message"
-w0=$(ethtool -S "$NIC_A" | awk '/tx[0-9]+_dma_weak:/ { s += $2 } END { print s + 0 }')
+w0=$(stat_sum 'tx[0-9]+_dma_weak')
 check "pci_ro_read on" ethtool --set-priv-flags "$NIC_A" pci_ro_read on
 # 1000-byte pings: above tx-copybreak, so they are mapped.
 ping -q -c 20 -i 0.01 -s 1000 "$ADDR_B4" > /dev/null
-w1=$(ethtool -S "$NIC_A" | awk '/tx[0-9]+_dma_weak:/ { s += $2 } END { print s + 0 }')
+w1=$(stat_sum 'tx[0-9]+_dma_weak')
 [ "$w0" = 0 ] && [ $((w1 - w0)) -ge 20 ] &&
 	pass "tx mappings carry weak ordering with pci_ro_read ($((w1 - w0)) counted, 0 before)" ||
 	fail "tx_dma_weak follows pci_ro_read" "before $w0, after $w1"
@@ -399,7 +441,7 @@ works && pass "port works after the flag tests" || fail "port works after the fl
 # coherent slots (counted in txN_copybreak) and need no mapping (txN_dma_weak
 # does not move with pci_ro_read on); 0 turns it off.
 sum_of() {
-	ethtool -S "$NIC_A" | awk -v re="^tx[0-9]+_$1:\$" '$1 ~ re { s += $2 } END { print s + 0 }'
+	stat_sum "tx[0-9]+_$1"
 }
 copybreak_now() {
 	ethtool --get-tunable "$NIC_A" tx-copybreak 2>&1 | grep -oE '[0-9]+$'

@@ -29,6 +29,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
+plan 4
 
 dut=$RONIC_DUT
 steps=${RONIC_FAULT_STEPS:-8}

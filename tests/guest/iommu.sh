@@ -13,6 +13,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
+plan 22
 
 dut=$RONIC_DUT
 mapfile -t bdfs < <(nic_bdfs)

@@ -13,6 +13,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
+plan 17
 
 suites=(ronic_ro_policy ronic_xdp_select)
 dbg=${RONIC_KUNIT_DEBUGFS:-/sys/kernel/debug/kunit}

@@ -18,6 +18,8 @@ set -uo pipefail
 TABLE=${1:-$RONIC_TOP/tests/lifecycle.tsv}
 OBJ=${RONIC_XDP_OBJ:?compiled test programs}
 read -ra VARIANTS <<< "${RONIC_LIFECYCLE_VARIANTS:-quiet traffic}"
+# A check per row and variant, and the count check.
+plan $(($(grep -cvE '^(#|$)' "$TABLE") * ${#VARIANTS[@]} + 1))
 MAXQ=''
 TRAFFIC_PIDS=()
 

@@ -1,33 +1,28 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest side of t-perf: iperf3 TCP throughput, both directions, of the
-# DUT against itself (dut-dut) and against igb (dut-igb: the DUT in the
-# root netns), compared with igb-igb measured in the same boot.
-#
-# The machine is noisy (TCG on two shared cores, and whatever else runs on
-# them drifts over minutes), so the set-ups take turns, rebinding the NICs
-# between them: igb-igb, then each round dut-dut, dut-igb, igb-igb, for
-# RONIC_PERF_ROUNDS (3) rounds of RONIC_PERF_SECONDS (10) per direction.
-# Each DUT run is compared with the mean of the igb-igb runs just before
-# and after it (so a slow spell of the host hits both sides), and the
-# median of those per-round ratios must reach RONIC_PERF_MIN_RATIO (0.90).
-# Single rounds swing by +-40% here (seen in CI: per-round ratios 0.79 to
-# 1.07 in one boot), so two pooled estimates over the whole boot also
-# count: the mean of all DUT runs over the mean of all igb-igb runs, and
-# the best DUT run over the best igb-igb run (the most each driver reached
-# in the same conditions). A real 10% regression moves all three.
-# A set-up that falls short gets up to RONIC_PERF_EXTRA (2) more rounds.
-# tx is A (root netns) sending to B (peer), rx the other way.
+# Guest side of t-perf: a functional floor, not a benchmark. iperf3 TCP
+# both directions of the DUT against itself (dut-dut) and against igb
+# (dut-igb: the DUT in the root netns), each compared with the mean of the
+# igb-igb runs just before and after it in the same boot; the DUT must
+# carry at least RONIC_PERF_MIN_RATIO (0.5) of igb's throughput. That
+# catches a collapse (a stalled queue, a moderation bug, the device
+# walking zeroed descriptors), not a few percent: this bed's single runs
+# swing by +-40%, so the ratio targets and their rounds and medians live
+# in the benchmark (make bench, scripts/bench.sh).
+# RONIC_PERF_ROUNDS (1) rounds of RONIC_PERF_SECONDS (5) per direction,
+# the set-ups taking turns (igb-igb, then each round dut-dut and dut-igb in
+# alternating order, then igb-igb). tx is A (root netns) sending to B
+# (peer), rx the other way.
 # Figures: the output, $RONIC_RESULTS/perf.tsv (every run), perf.json.
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
+plan 5
 
-rounds=${RONIC_PERF_ROUNDS:-3}
-extra=${RONIC_PERF_EXTRA:-2}
-secs=${RONIC_PERF_SECONDS:-10}
-min_ratio=${RONIC_PERF_MIN_RATIO:-0.90}
+rounds=${RONIC_PERF_ROUNDS:-1}
+secs=${RONIC_PERF_SECONDS:-5}
+min_ratio=${RONIC_PERF_MIN_RATIO:-0.5}
 dut=$RONIC_DUT
 tsv=$RONIC_RESULTS/perf.tsv
 
@@ -102,17 +97,6 @@ ratios() {
 	echo "${out[*]}"
 }
 
-# short SETUP: its median ratio is below the line in either direction.
-short() {
-	local dir r
-	for dir in tx rx; do
-		read -ra r <<< "$(ratios "$1-$dir")"
-		[ "${#r[@]}" -gt 0 ] || return 0
-		ratio_ok "$(median "${r[@]}")" || return 0
-	done
-	return 1
-}
-
 printf 'round\tsetup\tdrivers\tdirection\tmbps\n' > "$tsv"
 measure 0 igb-igb
 for r in $(seq 1 "$rounds"); do
@@ -122,18 +106,6 @@ for r in $(seq 1 "$rounds"); do
 		measure "$r" dut-igb; measure "$r" dut-dut
 	fi
 	measure "$r" igb-igb
-done
-for x in $(seq 1 "$extra"); do
-	todo=()
-	for s in dut-dut dut-igb; do
-		if short "$s"; then todo+=("$s"); fi
-	done
-	[ "${#todo[@]}" -gt 0 ] || break
-	log "below ${min_ratio} x igb-igb: ${todo[*]}; extra round $x"
-	for s in "${todo[@]}"; do
-		measure "x$x" "$s"
-	done
-	measure "x$x" igb-igb
 done
 pair_down
 
@@ -176,12 +148,7 @@ for s in dut-dut dut-igb; do
 		name="perf: $s $dir ($dut) >= ${min_ratio} x igb-igb"
 		msg="median ratio $mr of ${rr[*]:-none}; best $(figure best "$k") vs igb-igb $(figure best "igb-igb-$dir") Mbit/s"
 		echo "perf: $k: $msg"
-		br=$(ratio "$(figure best "$k")" "$(figure best "igb-igb-$dir")")
-		ar=$(ratio "$(figure mean "$k")" "$(figure mean "igb-igb-$dir")")
-		msg+="; best ratio $br; mean ratio $ar"
-		echo "perf: $k: best ratio $br, mean ratio $ar"
-		if [ "${#rr[@]}" -gt 0 ] &&
-		   { ratio_ok "$mr" || ratio_ok "$br" || ratio_ok "$ar"; }; then
+		if [ "${#rr[@]}" -gt 0 ] && ratio_ok "$mr"; then
 			pass "$name"
 		else
 			fail "$name" "$msg"

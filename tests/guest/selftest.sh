@@ -19,6 +19,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
+plan 36
 
 dut=$RONIC_DUT
 # include/ronic_selftest.h: RONIC_SELFTEST_NOT_RUN

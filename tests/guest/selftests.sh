@@ -25,6 +25,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
+plan 22
 
 ksrc=${RONIC_SELFTESTS:?RONIC_SELFTESTS names the extracted kernel tree}
 tdir=$ksrc/tools/testing/selftests/drivers/net

@@ -14,6 +14,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
+plan 21
 
 DATA=/tmp/stress.bin		# sent both ways in each sha256 check
 DATA_MB=${RONIC_STRESS_DATA_MB:-64}
@@ -28,11 +29,6 @@ dm0=0
 # shellcheck disable=SC2317 # called through wait_until
 dmesg_has() {
 	dmesg | tail -n +"$((dm0 + 1))" | grep -q "$1"
-}
-
-works() {
-	wait_until 20 has_carrier "" "$NIC_A" &&
-		wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4" > /dev/null
 }
 
 # sha_checked FILE PORT: sha_send (lib.sh), its bytes added up on success.
@@ -116,7 +112,9 @@ phase_result() {
 	cycles_total=$((cycles_total + done))
 	what="$done $name in ${secs} s"
 	[ "$done" -ge "$want" ] || what+=" (of $want: stopped at the ${bound} s bound)"
-	if [ -z "$err" ] && [ "$done" -gt 0 ]; then
+	# The documented count is the claim: a phase its time bound stopped
+	# short of it fails.
+	if [ -z "$err" ] && [ "$done" -ge "$want" ]; then
 		pass "stress: $what${note:+, $note}"
 	else
 		fail "stress: $what" "${err:-none done}"
@@ -277,11 +275,11 @@ data_check "link flaps"
 
 # ---------------------------------------------------------------- tx hang
 txq_packets() {
-	ethtool -S "$NIC_A" | awk -v k="tx$1_packets:" '$1 == k { print $2 }'
+	stat_of "tx$1_packets"
 }
 
 tx_timeouts() {
-	ethtool -S "$NIC_A" | awk '$1 == "tx_timeouts:" { print $2 }'
+	stat_of tx_timeouts
 }
 
 # tx_hang_phase: freeze the tail of the last stack queue while pktgen
@@ -301,6 +299,8 @@ tx_hang_phase() {
 	dm0=$(dmesg | wc -l)
 	t0=$SECONDS
 	if echo "$q" > "$hang"; then
+		# The one stack watchdog report of the boot is this one.
+		expect_reports 1 'NETDEV WATCHDOG|transmit queue [0-9]+ timed out'
 		[ "$(cat "$hang")" = "$q" ] || err="tx_hang_queue reads '$(cat "$hang")'"
 		pktgen_start "" "$NIC_A" "$ADDR_B4" \
 			"$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")" "$q"
@@ -362,7 +362,7 @@ data_check "tx hang"
 
 # txq_sum NAME: txN_NAME of every stack tx queue of A, added up.
 txq_sum() {
-	ethtool -S "$NIC_A" | awk -v re="^tx[0-9]+_$1:\$" '$1 ~ re { s += $2 } END { printf "%.0f\n", s }'
+	stat_sum "tx[0-9]+_$1"
 }
 
 # tx_ring_size: A's current tx ring size.

@@ -13,6 +13,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
+plan 13
 
 dut=$RONIC_DUT
 if [ "$dut" = igb ]; then other=ronic; else other=igb; fi

@@ -426,6 +426,7 @@ fi
 static_neighbours
 
 if [ "${RONIC_XDP_MANY_CPUS:-0}" = 1 ]; then
+	plan 20
 	rings=$(ethtool -S "$NIC_A" | grep -c '^ *xdp[0-9]*_xdp_xmit:')
 	[ "$rings" -ge 1 ] && [ "$rings" -lt "$(nproc)" ] &&
 		pass "$(nproc) CPUs share $rings XDP rings" ||
@@ -436,6 +437,7 @@ if [ "${RONIC_XDP_MANY_CPUS:-0}" = 1 ]; then
 	check_interleaved_cycles "${RONIC_XDP_CYCLES:-200}"
 	finish
 fi
+plan 31
 
 check_attach_while_down
 check_errors

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Host side of the VM tests (tests/t-*.sh): source it.
+
+top=${top:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+
+# with_xdp_objs: build the test XDP programs (tests/xdp/build.sh) and hand
+# their object to the guest as RONIC_XDP_OBJ.
+with_xdp_objs() {
+	RONIC_XDP_OBJ=$("$top/tests/xdp/build.sh") || exit 1
+	export RONIC_XDP_OBJ
+}
+
+# run_guest NAME [VM_SH_OPTIONS...]: boot the bed and run
+# tests/guest/NAME.sh in it (results in $RONIC_RESULTS_DIR when set);
+# the test's exit status is vm.sh's.
+run_guest() {
+	local name=$1
+	shift
+	exec "$top/scripts/vm.sh" --name "$name" \
+		${RONIC_RESULTS_DIR:+--results "$RONIC_RESULTS_DIR"} "$@" \
+		-- "$top/tests/guest/$name.sh"
+}

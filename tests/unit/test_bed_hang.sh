@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The bed-hang rule (scripts/bed-hang.sh) on real kernel logs of this bed:
+# tests/unit/hang/outside-*.txt are hangs it must excuse (a 72-vCPU
+# rcu_barrier under "ip link set netns"; an RCU timer stall at boot before
+# ronic loaded), inside-*.txt are logs with ronic frames it must not.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/bed-hang.sh
+. "$top/scripts/bed-hang.sh"
+
+rc=0
+for f in "$top"/tests/unit/hang/*.txt; do
+	name=$(basename "$f" .txt)
+	if ronic_hang_outside_dut "$f" ronic; then got=outside; else got=inside; fi
+	if [ "$got" = "${name%%-*}" ]; then
+		echo "PASS: bed-hang rule: $name is $got ronic"
+	else
+		echo "FAIL: bed-hang rule: $name is ${name%%-*} ronic, the rule says $got"
+		rc=1
+	fi
+done
+# The DUT's name is the module the frames must not name.
+if ronic_hang_outside_dut "$top/tests/unit/hang/inside-probe-stack.txt" igb; then
+	echo "PASS: bed-hang rule: with igb as the DUT, ronic frames do not count"
+else
+	echo "FAIL: bed-hang rule: with igb as the DUT, ronic frames counted"
+	rc=1
+fi
+exit $rc
