@@ -91,10 +91,21 @@ check() {
 	fi
 }
 
+# nested SCRIPT: run another guest script in this boot, the one way to do
+# it. Its PASS/FAIL/SKIP lines and its plan are its own; its failure also
+# makes this script's exit status a failure (finish).
+RONIC_NESTED_FAILED=0
+nested() {
+	if ! bash "$1"; then
+		RONIC_NESTED_FAILED=$((RONIC_NESTED_FAILED + 1))
+		log "$(basename "$0"): nested $(basename "$1") failed"
+	fi
+}
+
 # finish: the exit status of a guest script.
 finish() {
 	log "$RONIC_PASSED passed, $RONIC_FAILED failed in this guest script"
-	[ "$RONIC_FAILED" -eq 0 ]
+	[ "$RONIC_FAILED" -eq 0 ] && [ "$RONIC_NESTED_FAILED" -eq 0 ]
 	exit
 }
 

@@ -91,6 +91,6 @@ fi
 pair_down
 
 # devlink dev info, in this boot rather than a VM of its own.
-"$RONIC_TOP/tests/guest/devlink.sh" || RONIC_FAILED=$((RONIC_FAILED + 1))
+nested "$RONIC_TOP/tests/guest/devlink.sh"
 
 finish
