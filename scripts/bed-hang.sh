@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# The bed-hang rule (Documentation/testing.rst, "Hangs of the bed"): under
+# The bed-hang rule (Documentation/ronic.rst, "Hangs of the bed"): under
 # TCG, many vCPUs on two host cores now and then stall in generic kernel
 # code (rcu_barrier under "ip link set netns", an RCU grace-period timer
 # that never fires during boot), with or without the driver. A VM test

@@ -783,9 +783,12 @@ static int ronic_rss_fields_get(struct ronic_adapter *adapter, u32 flow_type,
 #define RONIC_RXH_L3	(RXH_IP_SRC | RXH_IP_DST)
 #define RONIC_RXH_L4	(RONIC_RXH_L3 | RXH_L4_B_0_1 | RXH_L4_B_2_3)
 
-/* Hash flow type @flow_type on @data (RXH_*): UDP may add its ports. */
+/*
+ * Hash flow type @flow_type on @data (RXH_*): UDP may add its ports. A
+ * refusal says why in @extack (NULL through the rxnfc ioctl).
+ */
 static int ronic_rss_fields_set(struct ronic_adapter *adapter, u32 flow_type,
-				u64 data)
+				u64 data, struct netlink_ext_ack *extack)
 {
 	bool *udp = NULL;
 
@@ -816,7 +819,8 @@ static int ronic_rss_fields_set(struct ronic_adapter *adapter, u32 flow_type,
 	return 0;
 
 unsupported:
-	/* TCP hashes on sdfn, UDP on sd or sdfn, the rest on sd. */
+	NL_SET_ERR_MSG_MOD(extack,
+			   "TCP hashes on sdfn, UDP on sd or sdfn, other flows on sd");
 	return -EINVAL;
 }
 
@@ -849,13 +853,8 @@ static int ronic_set_rxfh_fields(struct net_device *netdev,
 				 const struct ethtool_rxfh_fields *fields,
 				 struct netlink_ext_ack *extack)
 {
-	int err = ronic_rss_fields_set(netdev_priv(netdev), fields->flow_type,
-				       fields->data);
-
-	if (err)
-		NL_SET_ERR_MSG_MOD(extack,
-				   "TCP hashes on sdfn, UDP on sd or sdfn, other flows on sd");
-	return err;
+	return ronic_rss_fields_set(netdev_priv(netdev), fields->flow_type,
+				    fields->data, extack);
 }
 #endif
 
@@ -884,7 +883,7 @@ static int ronic_set_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *cmd)
 {
 	if (cmd->cmd == ETHTOOL_SRXFH)
 		return ronic_rss_fields_set(netdev_priv(netdev), cmd->flow_type,
-					    cmd->data);
+					    cmd->data, NULL);
 	return -EOPNOTSUPP;
 }
 #endif

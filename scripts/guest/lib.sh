@@ -374,16 +374,21 @@ works() {
 		wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4" > /dev/null
 }
 
-# stat_of NAME [DEV]: the ethtool -S counter NAME of DEV (port A).
+# stat_of NAME: port A's ethtool -S counter NAME.
 stat_of() {
-	ethtool -S "${2:-$NIC_A}" | awk -v k="$1:" '$1 == k { print $2 }'
+	ethtool -S "$NIC_A" | awk -v k="$1:" '$1 == k { print $2 }'
 }
 
-# stat_sum REGEX [DEV]: the ethtool -S counters of DEV (port A) whose
-# name matches REGEX (anchored), added up.
+# stat_sum REGEX: port A's ethtool -S counters whose name matches REGEX
+# (anchored), added up.
 stat_sum() {
-	ethtool -S "${2:-$NIC_A}" |
+	ethtool -S "$NIC_A" |
 		awk -v re="^($1):\$" '$1 ~ re { s += $2 } END { printf "%.0f\n", s }'
+}
+
+# txq_sum NAME: port A's txN_NAME counters of every tx queue, added up.
+txq_sum() {
+	stat_sum "tx[0-9]+_$1"
 }
 
 # rx_queue_packets: port A's received frames per queue, one a line (ronic's

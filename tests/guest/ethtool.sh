@@ -365,11 +365,11 @@ check "pci_ro_write on" ethtool --set-priv-flags "$NIC_A" pci_ro_write on
 	fail "DCA_RXCTRL(1) shadow" "$(dca_txctrl 1 8)"
 dmesg | grep -q "Relaxed Ordering Enable bit of .* is off" &&
 	pass "driver says the device part is dormant" || fail "dormant message"
-w0=$(stat_sum 'tx[0-9]+_dma_weak')
+w0=$(txq_sum dma_weak)
 check "pci_ro_read on" ethtool --set-priv-flags "$NIC_A" pci_ro_read on
 # 1000-byte pings: above tx-copybreak, so they are mapped.
 ping -q -c 20 -i 0.01 -s 1000 "$ADDR_B4" > /dev/null
-w1=$(stat_sum 'tx[0-9]+_dma_weak')
+w1=$(txq_sum dma_weak)
 [ "$w0" = 0 ] && [ $((w1 - w0)) -ge 20 ] &&
 	pass "tx mappings carry weak ordering with pci_ro_read ($((w1 - w0)) counted, 0 before)" ||
 	fail "tx_dma_weak follows pci_ro_read" "before $w0, after $w1"
@@ -440,9 +440,6 @@ works && pass "port works after the flag tests" || fail "port works after the fl
 # tx copybreak: frames up to tx-copybreak bytes are copied into the ring's
 # coherent slots (counted in txN_copybreak) and need no mapping (txN_dma_weak
 # does not move with pci_ro_read on); 0 turns it off.
-sum_of() {
-	stat_sum "tx[0-9]+_$1"
-}
 copybreak_now() {
 	ethtool --get-tunable "$NIC_A" tx-copybreak 2>&1 | grep -oE '[0-9]+$'
 }
@@ -452,9 +449,9 @@ copybreak_now() {
 # to txN_copybreak and txN_dma_weak.
 small_pings() {
 	local c0 w0
-	c0=$(sum_of copybreak) w0=$(sum_of dma_weak)
+	c0=$(txq_sum copybreak) w0=$(txq_sum dma_weak)
 	ping -q -c 30 -i 0.01 -s 100 "$ADDR_B4" > /dev/null
-	copied=$(($(sum_of copybreak) - c0)) mapped=$(($(sum_of dma_weak) - w0))
+	copied=$(($(txq_sum copybreak) - c0)) mapped=$(($(txq_sum dma_weak) - w0))
 }
 ethtool --set-priv-flags "$NIC_A" pci_ro_read on
 small_pings
@@ -475,18 +472,18 @@ works && pass "port works after the copybreak tests" || fail "port works after t
 descs_per_mb() {
 	local d0 b0 d1 b1
 	ethtool -K "$NIC_A" tso "$1" > /dev/null || return 1
-	d0=$(sum_of descs) b0=$(sum_of bytes)
+	d0=$(txq_sum descs) b0=$(txq_sum bytes)
 	in_ns "$PEER_NS" iperf3 -s -1 -B "$ADDR_B4" -p 5204 > /dev/null 2>&1 &
 	wait_until 10 sh -c "ip netns exec $PEER_NS ss -Hltn 'sport = :5204' | grep -q ." &&
 		timeout 60 iperf3 -c "$ADDR_B4" -p 5204 -n 16M --connect-timeout 5000 > /dev/null 2>&1 ||
 		return 1
 	wait
-	d1=$(sum_of descs) b1=$(sum_of bytes)
+	d1=$(txq_sum descs) b1=$(txq_sum bytes)
 	echo $(((d1 - d0) * 1048576 / (b1 - b0 + 1)))
 }
-h0=$(sum_of head_copy)
+h0=$(txq_sum head_copy)
 on=$(descs_per_mb on)
-h1=$(sum_of head_copy)
+h1=$(txq_sum head_copy)
 off=$(descs_per_mb off)
 ethtool -K "$NIC_A" tso on
 [ -n "$on" ] && [ -n "$off" ] && [ "$on" -gt 0 ] && [ $((on * 2)) -lt "$off" ] &&

@@ -360,11 +360,6 @@ data_check "tx hang"
 # out (a refused frame that ended a batch left the batch unsent until the
 # watchdog's reset).
 
-# txq_sum NAME: txN_NAME of every stack tx queue of A, added up.
-txq_sum() {
-	stat_sum "tx[0-9]+_$1"
-}
-
 # tx_ring_size: A's current tx ring size.
 tx_ring_size() {
 	ethtool -g "$NIC_A" | awk '/^Current/ { c = 1 } c && /^TX:/ { print $2; exit }'
