@@ -16,7 +16,9 @@
 # --iommu boots with the emulated intel-iommu (strict, interrupt remapping)
 # and checks for DMAR faults; --both runs without, then with it (also
 # RONIC_DEBUG_IOMMU=0|1|both). RONIC_DEBUG_ONLY=kunit runs only the KUnit
-# part in the VM (a quick check; the full run always has it). Prints PASS:/FAIL: lines and a closing
+# part in the VM (a quick check; the full run always has it);
+# RONIC_DEBUG_ONLY=planted only the planted bugs (make planted-bugs), which
+# the full run has last unless RONIC_DEBUG_PLANTED=0. Prints PASS:/FAIL: lines and a closing
 # "N passed, N failed, N skipped"; exit status 1 if anything failed.
 #
 # Results in DIR (default <repo>/results/debug-<timestamp>, or
@@ -120,6 +122,35 @@ else
 	tail -30 "$build/kunit-build.log" >&2
 	fail "debug: ronic_kunit.ko builds against $RONIC_DEBUG_KVER" "see $build/kunit-build.log"
 	summary
+fi
+
+# The planted bugs (tests/planted/*.patch, a series applied in order):
+# one more scratch copy with all of them, each asleep until its module
+# parameter wakes it; debug.sh's last phase runs them one at a time.
+# RONIC_DEBUG_PLANTED=0 leaves them out.
+if [ "${RONIC_DEBUG_PLANTED:-1}" = 1 ]; then
+	planted=$results/planted
+	rm -rf "$planted"
+	mkdir -p "$planted"
+	"$top/scripts/copy-driver.sh" "$planted"
+	find "$planted" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' \) -delete
+	applied=0
+	for p in "$top"/tests/planted/*.patch; do
+		patch -d "$planted" -p1 --quiet --no-backup-if-mismatch -F0 < "$p" > "$planted/patch.log" 2>&1 ||
+			break
+		applied=$((applied + 1))
+	done
+	n=$(find "$top/tests/planted" -name '*.patch' | wc -l)
+	if [ "$applied" -ne "$n" ]; then
+		fail "debug: planted bugs apply" "$applied of $n; $(head -3 "$planted/patch.log" | tr '\n' ' ')"
+	elif nice -n 10 make -C "$RONIC_DEBUG_KBUILD" M="$planted" -j"${RONIC_JOBS:-$(nproc)}" \
+		modules > "$planted/build.log" 2>&1 && [ -f "$planted/ronic.ko" ]; then
+		pass "debug: ronic.ko with the $n planted bugs builds"
+		export RONIC_PLANTED_KO=$planted/ronic.ko
+	else
+		tail -30 "$planted/build.log" >&2
+		fail "debug: ronic.ko with the $n planted bugs builds" "see $planted/build.log"
+	fi
 fi
 
 # The XDP test programs, for the lifecycle table's rows.

@@ -16,9 +16,12 @@
 #     with the DUT loaded, after step 2), lockdep is still on, the kernel
 #     is not tainted (but for the out-of-tree module), and with the IOMMU
 #     (RONIC_VM_IOMMU=1) the NICs sat behind DMAR and no DMAR fault was
-#     logged.
+#     logged;
+#  5. the planted bugs (tests/guest/planted.sh) when tests/run-debug.sh
+#     built them ($RONIC_PLANTED_KO): each caught by its own detector.
 # Before step 1, the KUnit suites of ronic_kunit.ko (tests/guest/kunit.sh).
-# RONIC_DEBUG_ONLY=kunit stops after them (a quick check of the KUnit part).
+# RONIC_DEBUG_ONLY=kunit stops after them (a quick check of the KUnit
+# part); RONIC_DEBUG_ONLY=planted runs step 5 alone (make planted-bugs).
 # scripts/vm.sh checks the whole kernel log afterwards (KASAN, UBSAN,
 # lockdep, DMA-API, WARNING, BUG, ...). Full reports (kmemleak, DMA-API
 # dump lines) go to stderr, which is this script's output too, and to
@@ -26,14 +29,14 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
-# (and kunit.sh, faults.sh and lifecycle.sh theirs); none of its own when
-# RONIC_DEBUG_ONLY=kunit stops it after the KUnit part.
-if [ "${RONIC_DEBUG_ONLY:-}" = kunit ]; then plan 0; else plan 21; fi
-
+# (and kunit.sh, faults.sh, lifecycle.sh and planted.sh theirs); step 0's
+# alone when RONIC_DEBUG_ONLY (kunit or planted) stops it early.
 dut=$RONIC_DUT
 cycles=${RONIC_DEBUG_CYCLES:-5}
 pings=${RONIC_PINGS:-10}
 iommu=${RONIC_VM_IOMMU:-0}
+only=${RONIC_DEBUG_ONLY:-}
+if [ -n "$only" ]; then plan $((2 + iommu)); else plan $((21 + 2 * iommu)); fi
 dbg=/sys/kernel/debug
 mapfile -t bdfs < <(nic_bdfs)
 
@@ -96,9 +99,13 @@ if [ "$iommu" = 1 ]; then
 fi
 
 # ---------------------------------------------------------- 0b. KUnit
+if [ "$only" = planted ]; then
+	nested "$RONIC_TOP/tests/guest/planted.sh"
+	finish
+fi
 nested "$RONIC_TOP/tests/guest/kunit.sh"
 phase kunit
-[ "${RONIC_DEBUG_ONLY:-}" != kunit ] || finish
+[ "$only" != kunit ] || finish
 
 # ---------------------------------------------------------- 1. traffic
 if pair_up "$dut" "$dut"; then
@@ -310,6 +317,14 @@ if [ "$iommu" = 1 ]; then
 		fail "iommu: no DMAR fault logged" "$(echo "$faults" | head -1 | cut -c1-160)"
 		head -40 <<< "$faults" | indent
 	fi
+fi
+
+# ---------------------------------------------------------- 5. planted bugs
+# Last (tests/guest/planted.sh says why): each planted bug must be caught
+# by its own detector.
+if [ "$dut" = ronic ] && [ -n "${RONIC_PLANTED_KO:-}" ]; then
+	nested "$RONIC_TOP/tests/guest/planted.sh"
+	phase planted
 fi
 
 finish
