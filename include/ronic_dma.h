@@ -11,7 +11,8 @@
 #include <linux/dma-mapping.h>
 #include <linux/scatterlist.h>
 #include <linux/skbuff.h>
-#include <net/page_pool/types.h>
+
+#include "ronic_compat.h"	/* the page_pool header(s) of this kernel */
 
 /*
  * Host-side attributes of the streaming mappings the driver makes itself.

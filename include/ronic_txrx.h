@@ -6,6 +6,7 @@
 #ifndef _RONIC_TXRX_H_
 #define _RONIC_TXRX_H_
 
+#include <linux/bpf.h>
 #include <linux/jump_label.h>
 #include <linux/netdevice.h>
 #include <net/xdp.h>

@@ -12,13 +12,19 @@ RONIC_KVER_FILE=${RONIC_KVER_FILE:-/var/lib/ronic/guest-kver}
 # Generic flavour only: not -rt-, not -cloud-.
 ronic_kver_re="$RONIC_KSERIES\\.[0-9]+\\+deb[0-9]+(u[0-9]+)?-amd64"
 
-# Newest version the archive offers with both image and headers.
-ronic_kver_available() {
-	apt-cache pkgnames "linux-image-$RONIC_KSERIES." 2>/dev/null |
-		sed -En "s/^linux-image-($ronic_kver_re)-unsigned$/\\1/p" |
+# ronic_kver_newest SERIES RE: the newest version of SERIES matching RE
+# that the archive offers with both image and headers.
+ronic_kver_newest() {
+	apt-cache pkgnames "linux-image-$1." 2>/dev/null |
+		sed -En "s/^linux-image-($2)-unsigned$/\\1/p" |
 		sort -V | while read -r v; do
 			apt-cache show "linux-headers-$v" >/dev/null 2>&1 && echo "$v"
 		done | tail -1
+}
+
+# Newest guest kernel the archive offers with both image and headers.
+ronic_kver_available() {
+	ronic_kver_newest "$RONIC_KSERIES" "$ronic_kver_re"
 }
 
 # Newest version installed with both image and headers.
@@ -55,4 +61,25 @@ RONIC_SOURCE_DIR=${RONIC_SOURCE_DIR:-/var/lib/ronic/src}
 # The debug kernel's source tarball.
 ronic_debug_source() {
 	echo "$RONIC_SOURCE_DIR/linux-source-$RONIC_DEBUG_KSERIES.tar.xz"
+}
+
+# The oldest series ronic supports: Debian 12's own kernel (6.1.0-N-amd64,
+# generic flavour), booted by t-oldkernel and built by t-dkms. setup.sh
+# installs the newest the archive offers and records it here.
+RONIC_OLD_KSERIES=${RONIC_OLD_KSERIES:-6.1}
+RONIC_OLD_KVER_FILE=${RONIC_OLD_KVER_FILE:-/var/lib/ronic/old-kver}
+ronic_old_kver_re="$RONIC_OLD_KSERIES\\.0-[0-9]+-amd64"
+
+# Newest oldest-series kernel the archive offers with image and headers.
+ronic_old_kver_available() {
+	ronic_kver_newest "$RONIC_OLD_KSERIES" "$ronic_old_kver_re"
+}
+
+# The oldest-series kernel setup.sh installed (empty if none).
+ronic_old_kver() {
+	if [ -n "${RONIC_OLD_KVER:-}" ]; then
+		echo "$RONIC_OLD_KVER"
+	elif [ -s "$RONIC_OLD_KVER_FILE" ]; then
+		cat "$RONIC_OLD_KVER_FILE"
+	fi
 }

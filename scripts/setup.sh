@@ -53,10 +53,16 @@ fi
 
 kver=${RONIC_KVER:-$(ronic_kver_available)}
 if [ -z "$kver" ]; then
-	echo "setup.sh: no linux-image-6.12.*-amd64-unsigned with matching headers" >&2
+	echo "setup.sh: no linux-image-$RONIC_KSERIES.*-amd64-unsigned with matching headers" >&2
 	exit 1
 fi
 echo "setup.sh: guest kernel $kver"
+oldkver=${RONIC_OLD_KVER:-$(ronic_old_kver_available)}
+if [ -z "$oldkver" ]; then
+	echo "setup.sh: no linux-image-$RONIC_OLD_KSERIES.0-*-amd64-unsigned with matching headers" >&2
+	exit 1
+fi
+echo "setup.sh: oldest supported kernel $oldkver"
 
 pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
@@ -65,7 +71,8 @@ pkgs=(
 	xdp-tools bpftool clang llvm libbpf-dev
 	python3 python3-yaml python3-jsonschema python3-docutils socat jq dkms
 	groff-base gnuplot-nox
-	"linux-image-$kver-unsigned" "linux-headers-$kver" linux-source-6.12
+	"linux-image-$kver-unsigned" "linux-headers-$kver" "linux-source-$RONIC_KSERIES"
+	"linux-image-$oldkver-unsigned" "linux-headers-$oldkver"
 	gcc-aarch64-linux-gnu gcc-sparc64-linux-gnu
 )
 # Not gcc-multilib: Debian's cross compilers conflict with it, and the BPF
@@ -79,6 +86,7 @@ apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends -t book
 
 mkdir -p "$(dirname "$RONIC_KVER_FILE")"
 echo "$kver" > "$RONIC_KVER_FILE"
+echo "$oldkver" > "$RONIC_OLD_KVER_FILE"
 
 if ! qemu-system-x86_64 -device help 2>/dev/null | grep -q '"igb"'; then
 	echo "setup.sh: this QEMU has no -device igb" >&2

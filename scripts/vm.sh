@@ -117,7 +117,10 @@ mkdir -p "$results/hmp"
 # ---------------------------------------------------------------- initramfs
 # Cached per kernel and per content of the init and module list; rebuilt
 # when missing. Modules are stored uncompressed (busybox insmod).
-initramfs_modules=(netfs 9pnet 9pnet_virtio 9p overlay)
+# What the init needs, in load order; each module's dependencies (from
+# modinfo: Debian's 6.1 has virtio and fscache as modules, 6.12 builds
+# them in) go in before it.
+initramfs_modules=(virtio_pci netfs 9pnet 9pnet_virtio 9p overlay)
 
 cache=${RONIC_CACHE:-/var/cache/ronic}
 if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
@@ -130,6 +133,18 @@ initrd_key=$( { cat "$top/scripts/guest/initramfs-init"
 	sha256sum | cut -c1-12)
 initrd=$cache/initramfs-$kver-$initrd_key.cpio.gz
 
+# initramfs_load_order MODULE...: the modules and their dependencies,
+# each after what it depends on, each once.
+initramfs_load_order() {
+	local m dep
+	for m in "$@"; do
+		for dep in $(modinfo -k "$kver" -F depends "$m" 2>/dev/null | tr ',' ' '); do
+			initramfs_load_order "$dep"
+		done
+		echo "$m"
+	done | awk '!seen[$0]++'
+}
+
 build_initramfs() {
 	local tmp m f rel builtin
 	tmp=$(mktemp -d)
@@ -141,7 +156,7 @@ build_initramfs() {
 		[ -e "$tmp/bin/$f" ] || ln -s busybox "$tmp/bin/$f"
 	done
 	: > "$tmp/modules/order"
-	for m in "${initramfs_modules[@]}"; do
+	for m in $(initramfs_load_order "${initramfs_modules[@]}"); do
 		# modinfo knows built-ins too (filename "(builtin)").
 		f=$(modinfo -k "$kver" -F filename "$m" 2>/dev/null | head -1)
 		if [ -z "$f" ]; then

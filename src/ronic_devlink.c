@@ -10,6 +10,7 @@
 #include <net/devlink.h>
 
 #include "ronic.h"
+#include "ronic_compat.h"
 #include "ronic_devlink.h"
 
 struct ronic_devlink {
@@ -38,6 +39,9 @@ static int ronic_devlink_info_get(struct devlink *devlink,
 	char serial[20];
 	int err;
 
+	err = ronic_devlink_info_driver_name(req);
+	if (err)
+		return err;
 	ronic_devlink_serial(adapter, serial, sizeof(serial));
 	err = devlink_info_serial_number_put(req, serial);
 	if (err)

@@ -4,8 +4,7 @@
  * map; the helper picks direction and attributes and records them with
  * the mapping so the unmap matches, whatever changed in between.
  */
-#include <net/page_pool/helpers.h>
-
+#include "ronic_compat.h"
 #include "ronic_dma.h"
 
 /**
@@ -189,7 +188,14 @@ dma_addr_t ronic_dma_rx_page_addr(struct page *page)
 void ronic_dma_rx_sync_for_cpu(struct page_pool *pool, struct page *page,
 			       u32 offset, u32 len)
 {
+#ifdef RONIC_HAVE_PAGE_POOL_DMA_SYNC_FOR_CPU
 	page_pool_dma_sync_for_cpu(pool, page, offset, len);
+#else
+	/* The same by hand (before 6.10): as the pool mapped the page. */
+	dma_sync_single_range_for_cpu(pool->p.dev, page_pool_get_dma_addr(page),
+				      pool->p.offset + offset, len,
+				      pool->p.dma_dir);
+#endif
 }
 
 /**

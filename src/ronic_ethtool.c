@@ -5,7 +5,6 @@
 #include <linux/ethtool.h>
 #include <linux/linkmode.h>
 #include <linux/pci.h>
-#include <net/page_pool/helpers.h>
 
 #include "ronic.h"
 #include "ronic_compat.h"
@@ -704,18 +703,63 @@ static u32 ronic_get_rxfh_indir_size(struct net_device *netdev)
 	return RONIC_RETA_ENTRIES;
 }
 
+/* The RSS table and key (where not NULL) and the hash function used. */
+static void ronic_rss_get(struct ronic_adapter *adapter, u32 *indir, u8 *key,
+			  u8 *hfunc)
+{
+	unsigned int i;
+
+	if (hfunc)
+		*hfunc = ETH_RSS_HASH_TOP;
+	if (key)
+		memcpy(key, adapter->rss_key, RONIC_RSS_KEY_BYTES);
+	if (indir)
+		for (i = 0; i < RONIC_RETA_ENTRIES; i++)
+			indir[i] = adapter->rss_reta[i];
+}
+
+/*
+ * Set the RSS table and key (where not NULL); @hfunc can only stay the
+ * Toeplitz hash. A refusal says why in @extack (NULL before 6.8, whose
+ * set_rxfh op has none).
+ */
+static int ronic_rss_set(struct ronic_adapter *adapter, const u32 *indir,
+			 const u8 *key, u8 hfunc,
+			 struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+
+	if (hfunc != ETH_RSS_HASH_NO_CHANGE && hfunc != ETH_RSS_HASH_TOP) {
+		NL_SET_ERR_MSG_MOD(extack, "only the Toeplitz hash is supported");
+		return -EOPNOTSUPP;
+	}
+	if (indir) {
+		for (i = 0; i < RONIC_RETA_ENTRIES; i++) {
+			if (indir[i] >= adapter->num_queues) {
+				NL_SET_ERR_MSG_FMT_MOD(extack, "no queue %u (%u queues)",
+						       indir[i], adapter->num_queues);
+				return -EINVAL;
+			}
+		}
+		for (i = 0; i < RONIC_RETA_ENTRIES; i++)
+			adapter->rss_reta[i] = indir[i];
+	}
+	if (key)
+		memcpy(adapter->rss_key, key, RONIC_RSS_KEY_BYTES);
+	ronic_hw_setup_rss(adapter);
+	return 0;
+}
+
+/*
+ * The RSS ops pass struct ethtool_rxfh_param where the kernel has it
+ * (RONIC_HAVE_ETHTOOL_RXFH_PARAM), the table, key and function before.
+ */
+#ifdef RONIC_HAVE_ETHTOOL_RXFH_PARAM
 static int ronic_get_rxfh(struct net_device *netdev,
 			  struct ethtool_rxfh_param *rxfh)
 {
-	struct ronic_adapter *adapter = netdev_priv(netdev);
-	unsigned int i;
-
-	rxfh->hfunc = ETH_RSS_HASH_TOP;
-	if (rxfh->key)
-		memcpy(rxfh->key, adapter->rss_key, RONIC_RSS_KEY_BYTES);
-	if (rxfh->indir)
-		for (i = 0; i < RONIC_RETA_ENTRIES; i++)
-			rxfh->indir[i] = adapter->rss_reta[i];
+	ronic_rss_get(netdev_priv(netdev), rxfh->indir, rxfh->key,
+		      &rxfh->hfunc);
 	return 0;
 }
 
@@ -723,29 +767,23 @@ static int ronic_set_rxfh(struct net_device *netdev,
 			  struct ethtool_rxfh_param *rxfh,
 			  struct netlink_ext_ack *extack)
 {
-	struct ronic_adapter *adapter = netdev_priv(netdev);
-	unsigned int i;
-
-	if (rxfh->hfunc != ETH_RSS_HASH_NO_CHANGE && rxfh->hfunc != ETH_RSS_HASH_TOP) {
-		NL_SET_ERR_MSG_MOD(extack, "only the Toeplitz hash is supported");
-		return -EOPNOTSUPP;
-	}
-	if (rxfh->indir) {
-		for (i = 0; i < RONIC_RETA_ENTRIES; i++) {
-			if (rxfh->indir[i] >= adapter->num_queues) {
-				NL_SET_ERR_MSG_FMT_MOD(extack, "no queue %u (%u queues)",
-						       rxfh->indir[i], adapter->num_queues);
-				return -EINVAL;
-			}
-		}
-		for (i = 0; i < RONIC_RETA_ENTRIES; i++)
-			adapter->rss_reta[i] = rxfh->indir[i];
-	}
-	if (rxfh->key)
-		memcpy(adapter->rss_key, rxfh->key, RONIC_RSS_KEY_BYTES);
-	ronic_hw_setup_rss(adapter);
+	return ronic_rss_set(netdev_priv(netdev), rxfh->indir, rxfh->key,
+			     rxfh->hfunc, extack);
+}
+#else
+static int ronic_get_rxfh(struct net_device *netdev, u32 *indir, u8 *key,
+			  u8 *hfunc)
+{
+	ronic_rss_get(netdev_priv(netdev), indir, key, hfunc);
 	return 0;
 }
+
+static int ronic_set_rxfh(struct net_device *netdev, const u32 *indir,
+			  const u8 *key, const u8 hfunc)
+{
+	return ronic_rss_set(netdev_priv(netdev), indir, key, hfunc, NULL);
+}
+#endif
 
 /* The header fields flow type @flow_type hashes on, in @data (RXH_*). */
 static int ronic_rss_fields_get(struct ronic_adapter *adapter, u32 flow_type,

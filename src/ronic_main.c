@@ -13,6 +13,7 @@
 #include <linux/rtnetlink.h>
 
 #include "ronic.h"
+#include "ronic_compat.h"
 #include "ronic_debugfs.h"
 #include "ronic_devlink.h"
 #include "ronic_hw.h"
@@ -98,8 +99,7 @@ static void ronic_up(struct ronic_adapter *adapter)
 	for (v = 0; v < adapter->num_queues; v++) {
 		qv = adapter->q_vector[v];
 		napi_enable(&qv->napi);
-		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_RX, &qv->napi);
-		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_TX, &qv->napi);
+		ronic_queue_set_napi(netdev, v, &qv->napi);
 	}
 	ronic_hw_irq_enable(adapter);
 	adapter->link_up = false;
@@ -145,8 +145,7 @@ static void ronic_down(struct ronic_adapter *adapter)
 
 	for (v = 0; v < adapter->num_queues; v++) {
 		qv = adapter->q_vector[v];
-		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_RX, NULL);
-		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_TX, NULL);
+		ronic_queue_set_napi(netdev, v, NULL);
 		napi_disable(&qv->napi);
 	}
 
@@ -590,13 +589,18 @@ static void ronic_set_netdev_features(struct net_device *netdev)
 	netdev->watchdog_timeo = 5 * HZ;
 }
 
-/* What XDP the port can do, known once its interrupt mode is chosen. */
+/*
+ * What XDP the port can do, known once its interrupt mode is chosen; a
+ * kernel without xdp_features has nowhere to say it.
+ */
 static void ronic_set_xdp_features(struct ronic_adapter *adapter)
 {
+#ifdef RONIC_HAVE_XDP_FEATURES
 	adapter->netdev->xdp_features = ronic_xdp_supported(adapter) ?
 					NETDEV_XDP_ACT_BASIC |
 					NETDEV_XDP_ACT_REDIRECT |
 					NETDEV_XDP_ACT_NDO_XMIT : 0;
+#endif
 }
 
 static int ronic_init_mac(struct ronic_adapter *adapter)
@@ -684,7 +688,9 @@ static int ronic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 	netdev->netdev_ops = &ronic_netdev_ops;
 	netdev->ethtool_ops = &ronic_ethtool_ops;
+#ifdef RONIC_HAVE_NETDEV_STAT_OPS
 	netdev->stat_ops = &ronic_stat_ops;
+#endif
 	ronic_set_netdev_features(netdev);
 
 	err = ronic_irq_init(adapter, !force_legacy_irq);

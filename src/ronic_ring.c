@@ -4,9 +4,9 @@
  * page_pool, allocated before a ring is used and freed after it is idle.
  */
 #include <linux/slab.h>
-#include <net/page_pool/helpers.h>
 
 #include "ronic.h"
+#include "ronic_compat.h"
 #include "ronic_stats.h"
 #include "ronic_xdp.h"
 
@@ -98,17 +98,18 @@ void ronic_ring_free_tx(struct ronic_ring *ring)
 static int ronic_ring_create_pool(struct ronic_ring *ring)
 {
 	struct page_pool_params pp = {
+		/* the rx slots are fragments of the pool's pages */
+		.flags = RONIC_PP_FLAG_FRAG,
 		.order = RONIC_RX_PAGE_ORDER,
 		.pool_size = ring->count,
 		.nid = NUMA_NO_NODE,
-		.napi = &ring->q_vector->napi,
-		.netdev = ring->netdev,
-		.queue_idx = ring->queue_index,
 		/* A page holds several slots: a recycled one is synced whole. */
 		.offset = 0,
 		.max_len = PAGE_SIZE << RONIC_RX_PAGE_ORDER,
 	};
 
+	ronic_page_pool_params_user(&pp, &ring->q_vector->napi, ring->netdev,
+				    ring->queue_index);
 	ronic_dma_rx_pool_params(ring->dma, &pp);
 	ring->pp = page_pool_create(&pp);
 	if (IS_ERR(ring->pp)) {

@@ -17,6 +17,7 @@
 #include <net/netdev_queues.h>
 
 #include "ronic.h"
+#include "ronic_compat.h"
 #include "ronic_stats.h"
 
 static void ronic_ring_read(const struct ronic_ring *ring, u64 *packets,
@@ -41,21 +42,6 @@ static u64 ronic_read(const struct u64_stats_sync *syncp, const u64_stats_t *c)
 		v = u64_stats_read(c);
 	} while (u64_stats_fetch_retry(syncp, start));
 	return v;
-}
-
-static void ronic_rx_extra(const struct ronic_ring *ring,
-			   struct netdev_queue_stats_rx *rx)
-{
-	rx->alloc_fail += ronic_read(&ring->syncp, &ring->rx_stats.alloc_failed);
-	rx->csum_bad += ronic_read(&ring->syncp, &ring->rx_stats.csum_err);
-	rx->csum_unnecessary += ronic_read(&ring->syncp, &ring->rx_stats.csum_ok);
-}
-
-static void ronic_tx_extra(const struct ronic_ring *ring,
-			   struct netdev_queue_stats_tx *tx)
-{
-	tx->hw_gso_packets += ronic_read(&ring->xmit_syncp, &ring->xmit_stats.tso);
-	tx->wake += ronic_read(&ring->syncp, &ring->tx_stats.restarts);
 }
 
 /**
@@ -111,6 +97,23 @@ void ronic_xdp_totals_get(struct ronic_adapter *adapter,
 	for (q = 0; q < adapter->num_xdp_rings; q++)
 		ronic_ring_add_xdp_sent(adapter->xdp_ring[q], t);
 	spin_unlock_bh(&adapter->stats_lock);
+}
+
+/* The queue statistics of netdev netlink: none before 6.9. */
+#ifdef RONIC_HAVE_NETDEV_STAT_OPS
+static void ronic_rx_extra(const struct ronic_ring *ring,
+			   struct netdev_queue_stats_rx *rx)
+{
+	rx->alloc_fail += ronic_read(&ring->syncp, &ring->rx_stats.alloc_failed);
+	rx->csum_bad += ronic_read(&ring->syncp, &ring->rx_stats.csum_err);
+	rx->csum_unnecessary += ronic_read(&ring->syncp, &ring->rx_stats.csum_ok);
+}
+
+static void ronic_tx_extra(const struct ronic_ring *ring,
+			   struct netdev_queue_stats_tx *tx)
+{
+	tx->hw_gso_packets += ronic_read(&ring->xmit_syncp, &ring->xmit_stats.tso);
+	tx->wake += ronic_read(&ring->syncp, &ring->tx_stats.restarts);
 }
 
 static void ronic_get_queue_stats_rx(struct net_device *netdev, int idx,
@@ -206,3 +209,4 @@ const struct netdev_stat_ops ronic_stat_ops = {
 	.get_queue_stats_tx	= ronic_get_queue_stats_tx,
 	.get_base_stats		= ronic_get_base_stats,
 };
+#endif

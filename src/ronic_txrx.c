@@ -3,6 +3,7 @@
  * ronic: the hot paths. Transmit, transmit completion, receive and the
  * NAPI poll that drives both completions.
  */
+#include <linux/filter.h>
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -11,9 +12,9 @@
 #include <linux/tcp.h>
 #include <net/ip6_checksum.h>
 #include <net/netdev_queues.h>
-#include <net/page_pool/helpers.h>
 
 #include "ronic.h"
+#include "ronic_compat.h"
 #include "ronic_hw.h"
 #include "ronic_xdp.h"
 

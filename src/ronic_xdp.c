@@ -7,10 +7,10 @@
 #include <linux/bpf.h>
 #include <linux/bpf_trace.h>
 #include <linux/filter.h>
-#include <net/page_pool/helpers.h>
 #include <net/xdp.h>
 
 #include "ronic.h"
+#include "ronic_compat.h"
 #include "ronic_hw.h"
 #include "ronic_xdp.h"
 

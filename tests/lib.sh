@@ -12,6 +12,22 @@ with_xdp_objs() {
 	export RONIC_XDP_OBJ
 }
 
+# with_test_modules KVER DIR: build tests/modules (the root-port quirk
+# module) for KVER into DIR, where the guest finds it as /results/.
+with_test_modules() {
+	local build
+	build=$(mktemp -d)
+	cp "$top"/tests/modules/* "$build/"
+	if ! make -s -C "/lib/modules/$1/build" M="$build" modules > "$build/log" 2>&1; then
+		cat "$build/log"
+		echo "FAIL: build tests/modules for $1"
+		rm -rf "$build"
+		exit 1
+	fi
+	cp "$build"/*.ko "$2/"
+	rm -rf "$build"
+}
+
 # run_guest NAME [VM_SH_OPTIONS...]: boot the bed and run
 # tests/guest/NAME.sh in it (results in $RONIC_RESULTS_DIR when set);
 # the test's exit status is vm.sh's.

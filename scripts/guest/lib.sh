@@ -109,6 +109,21 @@ finish() {
 	exit
 }
 
+# kernel_lacks FEATURE: ronic was built for this kernel without FEATURE
+# (a RONIC_HAVE_* probe of scripts/gen-compat.sh that found nothing;
+# tests/t-oldkernel.sh hands the list in as RONIC_KERNEL_LACKS). A check of
+# such a feature is a skip: skip_lacking says so.
+kernel_lacks() {
+	[[ " ${RONIC_KERNEL_LACKS:-} " == *" $1 "* ]]
+}
+
+# skip_lacking FEATURE NAME: true (and a SKIP line for check NAME) when
+# the kernel lacks FEATURE.
+skip_lacking() {
+	kernel_lacks "$1" || return 1
+	skip "$2" "kernel $(uname -r) has no $1"
+}
+
 # expect_reports COUNT REGEX: this boot's kernel log will have exactly
 # COUNT report lines matching REGEX, provoked on purpose; scripts/vm.sh
 # excuses those and fails the boot on any other count.
@@ -488,8 +503,10 @@ sha_send() {
 	return 1
 }
 
+# iperf_listening NS [PORT]: an iperf3 server listens in NS on PORT
+# ($IPERF_PORT); wait for it (wait_until) before starting a client.
 iperf_listening() {
-	in_ns "$1" ss -Hltn "sport = :$IPERF_PORT" 2>/dev/null | grep -q .
+	in_ns "$1" ss -Hltn "sport = :${2:-$IPERF_PORT}" 2>/dev/null | grep -q .
 }
 
 # ------------------------------------------------------------ pktgen

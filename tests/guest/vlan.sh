@@ -22,7 +22,7 @@ vlan_tcp() {
 	local spid rc=0
 	in_ns "$PEER_NS" iperf3 -s -1 -B "$VB4" -p "$IPERF_PORT" > /tmp/vlan-srv.log 2>&1 &
 	spid=$!
-	sleep 1
+	wait_until 10 iperf_listening "$PEER_NS" || rc=1
 	timeout 30 iperf3 -c "$VB4" -p "$IPERF_PORT" -t 3 --connect-timeout 5000 \
 		> /tmp/vlan-cli.log 2>&1 || rc=$?
 	kill "$spid" 2>/dev/null
