@@ -283,6 +283,7 @@ struct ronic_adapter {
 	u32 tx_copybreak;		/* frames up to this size are copied */
 	u32 itr_usecs;
 	bool itr_adaptive;
+	u32 wol;			/* WAKE_* of ethtool -s wol */
 	/* VLAN ids the stack added: the VFTA's contents, rewritten on reset */
 	DECLARE_BITMAP(active_vlans, VLAN_N_VID);
 
@@ -416,6 +417,8 @@ struct ronic_ring_set {
 };
 
 /* ronic_main.c */
+int ronic_open(struct net_device *netdev);
+int ronic_stop(struct net_device *netdev);
 void ronic_schedule_reset(struct ronic_adapter *adapter);
 void ronic_set_default_reta(struct ronic_adapter *adapter);
 int ronic_reconfigure(struct ronic_adapter *adapter, u16 tx_count,
@@ -439,5 +442,10 @@ void ronic_rings_uninstall(struct ronic_adapter *adapter,
 
 /* ronic_ethtool.c */
 extern const struct ethtool_ops ronic_ethtool_ops;
+
+/* ronic_recover.c */
+extern const struct pci_error_handlers ronic_err_handlers;
+extern const struct dev_pm_ops ronic_pm_ops;
+void ronic_arm_wake(struct ronic_adapter *adapter);
 
 #endif /* _RONIC_H_ */

@@ -87,6 +87,7 @@ void ronic_hw_set_rx_ro(struct ronic_adapter *adapter, u8 q, u32 bits);
 void ronic_hw_enable_tx(struct ronic_adapter *adapter);
 void ronic_hw_enable_rx(struct ronic_adapter *adapter, u32 max_frame);
 void ronic_hw_disable_rxtx(struct ronic_adapter *adapter);
+void ronic_hw_set_wake(struct ronic_adapter *adapter, u32 wufc);
 void ronic_hw_write_vfta(struct ronic_adapter *adapter);
 void ronic_hw_set_vfta_bit(struct ronic_adapter *adapter, u16 vid, bool on);
 void ronic_hw_set_rx_features(struct ronic_adapter *adapter,

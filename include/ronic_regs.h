@@ -311,4 +311,13 @@
 /* EERD carries a 14-bit word address: no more words can be read. */
 #define RONIC_EERD_MAX_WORDS		BIT(14)
 
+/* Wake-up (armed before suspend and shutdown) */
+#define RONIC_WUC		0x05800
+#define  RONIC_WUC_PME_EN	BIT(1)
+#define RONIC_WUFC		0x05808
+#define  RONIC_WUFC_MAG		BIT(1)	/* magic packet */
+#define  RONIC_WUFC_EX		BIT(2)	/* directed (exact) unicast */
+#define  RONIC_WUFC_MC		BIT(3)	/* multicast */
+#define  RONIC_WUFC_BC		BIT(4)	/* broadcast */
+
 #endif /* _RONIC_REGS_H_ */

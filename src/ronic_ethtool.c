@@ -926,11 +926,41 @@ static int ronic_set_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *cmd)
 }
 #endif
 
+/* The wake-up filters the 82576 has; QEMU's model keeps but never fires them. */
+#define RONIC_WAKE_SUPPORTED	(WAKE_MAGIC | WAKE_UCAST | WAKE_MCAST | WAKE_BCAST)
+
+static void ronic_get_wol(struct net_device *netdev,
+			  struct ethtool_wolinfo *wol)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	if (!device_can_wakeup(&adapter->pdev->dev))
+		return;
+	wol->supported = RONIC_WAKE_SUPPORTED;
+	wol->wolopts = adapter->wol;
+}
+
+/* Armed when the system sleeps or shuts down (ronic_arm_wake). */
+static int ronic_set_wol(struct net_device *netdev,
+			 struct ethtool_wolinfo *wol)
+{
+	struct ronic_adapter *adapter = netdev_priv(netdev);
+
+	if (!device_can_wakeup(&adapter->pdev->dev) ||
+	    wol->wolopts & ~RONIC_WAKE_SUPPORTED)
+		return -EOPNOTSUPP;
+	adapter->wol = wol->wolopts;
+	device_set_wakeup_enable(&adapter->pdev->dev, !!adapter->wol);
+	return 0;
+}
+
 const struct ethtool_ops ronic_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
 				     ETHTOOL_COALESCE_USE_ADAPTIVE,
 	.get_drvinfo		= ronic_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
+	.get_wol		= ronic_get_wol,
+	.set_wol		= ronic_set_wol,
 	.get_link_ksettings	= ronic_get_link_ksettings,
 	.set_link_ksettings	= ronic_set_link_ksettings,
 	.get_pauseparam		= ronic_get_pauseparam,

@@ -640,6 +640,32 @@ void ronic_hw_enable_rx(struct ronic_adapter *adapter, u32 max_frame)
 }
 
 /**
+ * ronic_hw_set_wake - program the wake-up filters, or clear them
+ * @adapter: the device, stopped (its receiver is turned on for the filters)
+ * @wufc: RONIC_WUFC_* filters to wake on; 0 clears wake-up
+ */
+void ronic_hw_set_wake(struct ronic_adapter *adapter, u32 wufc)
+{
+	u32 rctl;
+
+	if (!wufc) {
+		ronic_wr32(adapter, RONIC_WUFC, 0);
+		ronic_wr32(adapter, RONIC_WUC, 0);
+		return;
+	}
+	/* The filters see only what the receiver accepts. */
+	spin_lock_bh(&adapter->rctl_lock);
+	rctl = ronic_rd32(adapter, RONIC_RCTL) | RONIC_RCTL_EN | RONIC_RCTL_BAM;
+	if (wufc & RONIC_WUFC_MC)
+		rctl |= RONIC_RCTL_MPE;
+	ronic_wr32(adapter, RONIC_RCTL, rctl);
+	spin_unlock_bh(&adapter->rctl_lock);
+	ronic_wr32(adapter, RONIC_WUFC, wufc);
+	ronic_wr32(adapter, RONIC_WUC, RONIC_WUC_PME_EN);
+	ronic_flush(adapter);
+}
+
+/**
  * ronic_hw_disable_rxtx - stop the receiver and the transmitter
  * @adapter: the device
  */

@@ -107,12 +107,34 @@ static void ronic_up(struct ronic_adapter *adapter)
 	mod_delayed_work(system_wq, &adapter->watchdog, 0);
 }
 
+static void ronic_napi_off(struct ronic_adapter *adapter)
+{
+	u16 v;
+
+	for (v = 0; v < adapter->num_queues; v++) {
+		ronic_queue_set_napi(adapter->netdev, v, NULL);
+		napi_disable(&adapter->q_vector[v]->napi);
+	}
+}
+
+/* The buffers the rings still hold go back: the device is stopped. */
+static void ronic_clean_rings(struct ronic_adapter *adapter)
+{
+	u16 q;
+
+	for (q = 0; q < adapter->num_queues; q++) {
+		ronic_ring_clean_tx(adapter->tx_ring[q]);
+		ronic_ring_clean_rx(adapter->rx_ring[q]);
+	}
+	for (q = 0; q < adapter->num_xdp_rings; q++)
+		ronic_xdp_ring_clean_all(adapter->xdp_ring[q]);
+}
+
 static void ronic_down(struct ronic_adapter *adapter)
 {
 	struct net_device *netdev = adapter->netdev;
-	struct ronic_q_vector *qv;
 	int reset_err, stuck = 0;
-	u16 v, q;
+	u16 q;
 
 	set_bit(RONIC_STATE_DOWN, &adapter->state);
 	/* ndo_xdp_xmit callers that missed the bit are done after this. */
@@ -131,6 +153,16 @@ static void ronic_down(struct ronic_adapter *adapter)
 	netif_tx_disable(netdev);
 	adapter->link_up = false;
 
+	/*
+	 * A device cut off by a PCI error reads all ones: nothing to stop,
+	 * and every wait for it would time out. Its rings are only freed.
+	 */
+	if (pci_channel_offline(adapter->pdev)) {
+		ronic_irq_sync(adapter);
+		ronic_napi_off(adapter);
+		ronic_clean_rings(adapter);
+		return;
+	}
 	ronic_hw_disable_rxtx(adapter);
 	for (q = 0; q < adapter->num_queues; q++) {
 		stuck |= ronic_hw_disable_rx_ring(adapter, adapter->rx_ring[q]);
@@ -142,12 +174,7 @@ static void ronic_down(struct ronic_adapter *adapter)
 		adapter->queue_stop_timeouts++;
 	ronic_hw_irq_disable(adapter);
 	ronic_irq_sync(adapter);
-
-	for (v = 0; v < adapter->num_queues; v++) {
-		qv = adapter->q_vector[v];
-		ronic_queue_set_napi(netdev, v, NULL);
-		napi_disable(&qv->napi);
-	}
+	ronic_napi_off(adapter);
 
 	/* The MAC counters clear on reset: fold them in first. */
 	spin_lock_bh(&adapter->stats_lock);
@@ -161,14 +188,7 @@ static void ronic_down(struct ronic_adapter *adapter)
 	 * already handed to someone else.
 	 */
 	reset_err = ronic_hw_reset(adapter);
-
-	for (q = 0; q < adapter->num_queues; q++) {
-		ronic_ring_clean_tx(adapter->tx_ring[q]);
-		ronic_ring_clean_rx(adapter->rx_ring[q]);
-	}
-	for (q = 0; q < adapter->num_xdp_rings; q++)
-		ronic_xdp_ring_clean_all(adapter->xdp_ring[q]);
-
+	ronic_clean_rings(adapter);
 	if (!reset_err)
 		ronic_hw_init(adapter);
 }
@@ -190,7 +210,7 @@ static int ronic_start(struct ronic_adapter *adapter)
 	return 0;
 }
 
-static int ronic_open(struct net_device *netdev)
+int ronic_open(struct net_device *netdev)
 {
 	struct ronic_adapter *adapter = netdev_priv(netdev);
 	struct ronic_ring_set set;
@@ -220,7 +240,7 @@ err_rings:
 	return err;
 }
 
-static int ronic_stop(struct net_device *netdev)
+int ronic_stop(struct net_device *netdev)
 {
 	struct ronic_adapter *adapter = netdev_priv(netdev);
 	struct ronic_ring_set set;
@@ -713,6 +733,8 @@ static int ronic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		    adapter->irq_mode == RONIC_IRQ_MSI ? "MSI" : "INTx");
 	ronic_debugfs_add(adapter);
 	ronic_devlink_register(adapter);
+	/* What an error recovery's slot reset restores. */
+	pci_save_state(pdev);
 	return 0;
 
 err_devlink:
@@ -769,6 +791,7 @@ static void ronic_shutdown(struct pci_dev *pdev)
 	if (netif_running(netdev))
 		ronic_stop(netdev);
 	rtnl_unlock();
+	ronic_arm_wake(netdev_priv(netdev));
 	pci_disable_device(pdev);
 }
 
@@ -778,6 +801,8 @@ static struct pci_driver ronic_driver = {
 	.probe		= ronic_probe,
 	.remove		= ronic_remove,
 	.shutdown	= ronic_shutdown,
+	.err_handler	= &ronic_err_handlers,
+	.driver.pm	= pm_sleep_ptr(&ronic_pm_ops),
 };
 module_pci_driver(ronic_driver);
 

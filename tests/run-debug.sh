@@ -18,7 +18,8 @@
 # RONIC_DEBUG_IOMMU=0|1|both). RONIC_DEBUG_ONLY=kunit runs only the KUnit
 # part in the VM (a quick check; the full run always has it);
 # RONIC_DEBUG_ONLY=planted only the planted bugs (make planted-bugs), which
-# the full run has last unless RONIC_DEBUG_PLANTED=0. Prints PASS:/FAIL: lines and a closing
+# the full run has last unless RONIC_DEBUG_PLANTED=0; RONIC_DEBUG_ONLY=
+# hwselftests only the kernel tree's hardware selftests. Prints PASS:/FAIL: lines and a closing
 # "N passed, N failed, N skipped"; exit status 1 if anything failed.
 #
 # Results in DIR (default <repo>/results/debug-<timestamp>, or
@@ -151,6 +152,18 @@ if [ "${RONIC_DEBUG_PLANTED:-1}" = 1 ]; then
 		tail -30 "$planted/build.log" >&2
 		fail "debug: ronic.ko with the $n planted bugs builds" "see $planted/build.log"
 	fi
+fi
+
+# The tree's own hardware selftests (tests/guest/hwselftests.sh) run from
+# the kernel tree; irq.py attaches net/lib's xdp_dummy program.
+export RONIC_DEBUG_KSRC=$RONIC_DEBUG_KBUILD
+xdp_dummy=$RONIC_DEBUG_KSRC/tools/testing/selftests/net/lib/xdp_dummy.bpf
+if [ -f "$xdp_dummy.o" ] ||
+   clang -O2 -target bpf -I"/usr/include/$(gcc -dumpmachine)" \
+	-c "$xdp_dummy.c" -o "$xdp_dummy.o" > "$build/xdp_dummy.log" 2>&1; then
+	pass "debug: the kernel tree's xdp_dummy.bpf.o for hw/irq.py"
+else
+	fail "debug: the kernel tree's xdp_dummy.bpf.o for hw/irq.py" "see $build/xdp_dummy.log"
 fi
 
 # The XDP test programs, for the lifecycle table's rows.

@@ -109,6 +109,76 @@ finish() {
 	exit
 }
 
+# ktap DIR SCRIPT [TAG]: run one of the kernel's Python driver selftests
+# (DIR/SCRIPT) against NIC A, the remote end NIC B in the peer netns, and
+# turn its KTAP result lines into check lines: "ok" a PASS, "ok ... #
+# SKIP" or "# XFAIL" (a failure the test itself excuses) a SKIP, never a
+# pass, "not ok" a FAIL; then one check of its exit status (0, or 4 when
+# it skipped something). No result line at all is a FAIL. With
+# RONIC_KTAP_REFERENCE=1 (a reference driver's run) the results are only
+# logged, as "# reference: ..." lines, and counted nowhere.
+ktap() {
+	local dir=$1 script=$2 tag=${3:+ ($3)} out line name rc seen=0
+
+	out=/tmp/ktap-$(basename "$script").out
+	NETIF=$NIC_A LOCAL_V4=$ADDR_A4 REMOTE_V4=$ADDR_B4 \
+		LOCAL_V6=$ADDR_A6 REMOTE_V6=$ADDR_B6 \
+		REMOTE_TYPE=netns REMOTE_ARGS=$PEER_NS \
+		timeout "${RONIC_KTAP_TIMEOUT:-120}" python3 "$dir/$script" > "$out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$out" >&2
+	if [ "${RONIC_KTAP_REFERENCE:-0}" = 1 ]; then
+		grep -E '^(not )?ok ' "$out" | sed "s|^|reference: $script$tag: |" |
+			while IFS= read -r line; do log "$line"; done
+		log "reference: $script$tag: exit status $rc"
+		return
+	fi
+	while IFS= read -r line; do
+		case $line in
+		"ok "*"# SKIP"* | "ok "*"# XFAIL"*)
+			name=${line#ok }
+			skip "$script$tag: ${name%% # *}" "${name#* # }"
+			;;
+		"ok "*)
+			pass "$script$tag: ${line#ok }"
+			;;
+		"not ok "*)
+			fail "$script$tag: ${line#not ok }" "see the log above"
+			;;
+		*) continue ;;
+		esac
+		seen=$((seen + 1))
+	done < "$out"
+	[ "$seen" -gt 0 ] || fail "$script$tag runs" "no KTAP result lines (rc $rc)"
+	case $rc in
+	0 | 4) pass "$script$tag exit status $rc" ;;
+	*) fail "$script$tag exit status" "rc $rc" ;;
+	esac
+}
+
+# The register dump of ronic on NIC A by ethtool -d
+# (version 2), one hex word a line: 22
+# global words, then 17 per queue (RDBAL, RDBAH, RDLEN, RDH, RDT, RXDCTL,
+# SRRCTL, DCA_RXCTRL read, DCA_RXCTRL shadow, TDBAL, TDBAH, TDLEN, TDH,
+# TDT, TXDCTL, DCA_TXCTRL, EITR) for 16 queues, then LEDCTL and EECD.
+regs_words() {
+	ethtool -d "$NIC_A" raw on | od -An -tx4 -v -w4 | tr -d ' '
+}
+LEDCTL_WORD=$((22 + 17 * 16))
+# shellcheck disable=SC2034 # for the scripts that source this one
+EECD_WORD=$((LEDCTL_WORD + 1))
+
+# regs_word N: word N (from 0) of the dump.
+regs_word() {
+	regs_words | sed -n "$(($1 + 1))p"
+}
+
+# dca_txctrl Q W: word W of queue Q's block (15: DCA_TXCTRL, 8: the
+# DCA_RXCTRL shadow, 6: SRRCTL, 16: EITR).
+dca_txctrl() {
+	regs_word $((22 + 17 * $1 + $2))
+}
+
 # kernel_lacks FEATURE: ronic was built for this kernel without FEATURE
 # (a RONIC_HAVE_* probe of scripts/gen-compat.sh that found nothing;
 # tests/t-oldkernel.sh hands the list in as RONIC_KERNEL_LACKS). A check of
@@ -475,25 +545,32 @@ sha_file() {
 	sha256sum "$1" > "$1.sha256"
 }
 
-# sha_send FILE PORT: FILE from A to B and from B to A at once over TCP
-# (socat, ports PORT and PORT+1); both receivers hash what arrived.
-# FILE.sha256 holds sha256sum's line for the file. Status 0 when both
-# hashes match it.
+# sha_send FILE PORT [SECS [TIMES]]: FILE (TIMES times over, 1) from A to
+# B and from B to A at once over TCP (socat, ports PORT and PORT+1), each
+# direction given SECS (300); both receivers hash what arrived.
+# FILE.sha256 holds sha256sum's line for the file (for TIMES > 1 the sum
+# of the repeated stream is computed here). Status 0 when both hashes
+# match.
 sha_send() {
-	local file=$1 port=$2 want ab ba pids=()
+	local file=$1 port=$2 secs=${3:-300} times=${4:-1} want ab ba pids=()
+	local src=("FILE:$file")
 	want=$(cut -d' ' -f1 "$file.sha256")
+	if [ "$times" -gt 1 ]; then
+		want=$(for _ in $(seq "$times"); do cat "$file"; done | sha256sum | cut -d' ' -f1)
+		src=(SYSTEM:"for i in \$(seq $times); do cat $file; done")
+	fi
 	rm -f /tmp/rx-ab.sha /tmp/rx-ba.sha
-	in_ns "$PEER_NS" sh -c "socat -u TCP-LISTEN:$port,bind=$ADDR_B4,reuseaddr - |
+	in_ns "$PEER_NS" sh -c "timeout $((secs + 10)) socat -u TCP-LISTEN:$port,bind=$ADDR_B4,reuseaddr - |
 		sha256sum > /tmp/rx-ab.sha" &
 	pids+=($!)
-	sh -c "socat -u TCP-LISTEN:$((port + 1)),bind=$ADDR_A4,reuseaddr - |
+	sh -c "timeout $((secs + 10)) socat -u TCP-LISTEN:$((port + 1)),bind=$ADDR_A4,reuseaddr - |
 		sha256sum > /tmp/rx-ba.sha" &
 	pids+=($!)
 	wait_until 10 sh -c "ip netns exec $PEER_NS ss -Hltn 'sport = :$port' | grep -q . &&
 		ss -Hltn 'sport = :$((port + 1))' | grep -q ."
-	timeout 300 socat -u "FILE:$file" "TCP:$ADDR_B4:$port,connect-timeout=10" &
+	timeout "$secs" socat -u "${src[@]}" "TCP:$ADDR_B4:$port,connect-timeout=10" &
 	pids+=($!)
-	in_ns "$PEER_NS" timeout 300 socat -u "FILE:$file" \
+	in_ns "$PEER_NS" timeout "$secs" socat -u "${src[@]}" \
 		"TCP:$ADDR_A4:$((port + 1)),connect-timeout=10"
 	wait "${pids[@]}"
 	ab=$(cut -d' ' -f1 /tmp/rx-ab.sha 2>/dev/null)

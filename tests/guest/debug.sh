@@ -10,6 +10,8 @@
 #     failures injected into up, -G, -L and probe (tests/guest/faults.sh;
 #     RONIC_DEBUG_FAULTS=0 skips them);
 #  2c. the lifecycle table (tests/guest/lifecycle.sh, tests/lifecycle.tsv);
+#  2d. the kernel tree's hw/irq.py, igb (the reference) then the DUT
+#     (tests/guest/hwselftests.sh);
 #  3. RONIC_DEBUG_CYCLES (5) load/unload cycles, both NICs with carrier;
 #  4. with the DUT unloaded: DMA-API debug counted no error and holds no
 #     mapping of the NICs, a kmemleak scan reports nothing (nor did one
@@ -21,7 +23,8 @@
 #     built them ($RONIC_PLANTED_KO): each caught by its own detector.
 # Before step 1, the KUnit suites of ronic_kunit.ko (tests/guest/kunit.sh).
 # RONIC_DEBUG_ONLY=kunit stops after them (a quick check of the KUnit
-# part); RONIC_DEBUG_ONLY=planted runs step 5 alone (make planted-bugs).
+# part); RONIC_DEBUG_ONLY=planted runs step 5 alone (make planted-bugs),
+# RONIC_DEBUG_ONLY=hwselftests step 2d alone.
 # scripts/vm.sh checks the whole kernel log afterwards (KASAN, UBSAN,
 # lockdep, DMA-API, WARNING, BUG, ...). Full reports (kmemleak, DMA-API
 # dump lines) go to stderr, which is this script's output too, and to
@@ -30,7 +33,8 @@ set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
 # (and kunit.sh, faults.sh, lifecycle.sh and planted.sh theirs); step 0's
-# alone when RONIC_DEBUG_ONLY (kunit or planted) stops it early.
+# alone when RONIC_DEBUG_ONLY (kunit, planted or hwselftests) stops it
+# early.
 dut=$RONIC_DUT
 cycles=${RONIC_DEBUG_CYCLES:-5}
 pings=${RONIC_PINGS:-10}
@@ -99,10 +103,12 @@ if [ "$iommu" = 1 ]; then
 fi
 
 # ---------------------------------------------------------- 0b. KUnit
-if [ "$only" = planted ]; then
-	nested "$RONIC_TOP/tests/guest/planted.sh"
+case "$only" in
+planted|hwselftests)
+	nested "$RONIC_TOP/tests/guest/$only.sh"
 	finish
-fi
+	;;
+esac
 nested "$RONIC_TOP/tests/guest/kunit.sh"
 phase kunit
 [ "$only" != kunit ] || finish
@@ -205,6 +211,14 @@ elif [ "$dut" = ronic ]; then
 	fail "debug: lifecycle table" "no RONIC_XDP_OBJ (tests/xdp/build.sh)"
 fi
 phase lifecycle
+
+# ---------------------------------------------------------- 2d. selftests
+# The kernel tree's hardware selftests, igb then ronic (hwselftests.sh).
+if [ "$dut" = ronic ] && [ -n "${RONIC_DEBUG_KSRC:-}" ]; then
+	nested "$RONIC_TOP/tests/guest/hwselftests.sh"
+	pair_down
+fi
+phase hw-selftests
 
 # ---------------------------------------------------------- 3. cycles
 # one_cycle N: load, both NICs up with carrier, refcount 0, unload.

@@ -28,27 +28,6 @@ refused() {
 	fi
 }
 
-# The register dump (ethtool -d, version 2), one hex word a line: 22
-# global words, then 17 per queue (RDBAL, RDBAH, RDLEN, RDH, RDT, RXDCTL,
-# SRRCTL, DCA_RXCTRL read, DCA_RXCTRL shadow, TDBAL, TDBAH, TDLEN, TDH,
-# TDT, TXDCTL, DCA_TXCTRL, EITR) for 16 queues, then LEDCTL and EECD.
-regs_words() {
-	ethtool -d "$NIC_A" raw on | od -An -tx4 -v -w4 | tr -d ' '
-}
-LEDCTL_WORD=$((22 + 17 * 16))
-EECD_WORD=$((LEDCTL_WORD + 1))
-
-# regs_word N: word N (from 0) of the dump.
-regs_word() {
-	regs_words | sed -n "$(($1 + 1))p"
-}
-
-# dca_txctrl Q W: word W of queue Q's block (15: DCA_TXCTRL, 8: the
-# DCA_RXCTRL shadow, 6: SRRCTL, 16: EITR).
-dca_txctrl() {
-	regs_word $((22 + 17 * $1 + $2))
-}
-
 # drop_bits N: SRRCTL.DROP_EN (bit 31) of rx queues 0..N-1, as 0s and 1s.
 drop_bits() {
 	regs_words | awk -v n="$1" 'NR >= 29 && (NR - 29) % 17 == 0 && (NR - 29) / 17 < n {

@@ -5,8 +5,7 @@
 # (tools/testing/selftests/drivers/net/ping.py and stats.py of
 # linux-source-6.12, with that tree's lib/py and YNL) against ronic: the
 # DUT is NIC A in the root netns, the remote NIC B in the netns "peer".
-# Each KTAP line becomes a PASS:/FAIL: line; "ok N name # SKIP why" (or
-# XFAIL) a SKIP: line, never a pass; "not ok" is always a FAIL.
+# Each KTAP line becomes a PASS:/FAIL: line (ktap in lib.sh).
 #
 # Results (6.12 guest, ronic on both ports), each run before and after
 # -L 1 / -G 512 / -L 2 replaced the rings:
@@ -30,40 +29,6 @@ plan 22
 ksrc=${RONIC_SELFTESTS:?RONIC_SELFTESTS names the extracted kernel tree}
 tdir=$ksrc/tools/testing/selftests/drivers/net
 
-# ktap SCRIPT: run one selftest, turn its KTAP result lines into PASS/FAIL.
-ktap() {
-	local script=$1 tag=${2:+ ($2)} out=/tmp/ktap-$1.out line name rc seen=0
-
-	NETIF=$NIC_A LOCAL_V4=$ADDR_A4 REMOTE_V4=$ADDR_B4 \
-		LOCAL_V6=$ADDR_A6 REMOTE_V6=$ADDR_B6 \
-		REMOTE_TYPE=netns REMOTE_ARGS=$PEER_NS \
-		timeout 120 python3 "$tdir/$script" > "$out" 2>&1
-	rc=$?
-	sed 's/^/# /' "$out" >&2
-	while IFS= read -r line; do
-		case $line in
-		"ok "*"# SKIP"* | "ok "*"# XFAIL"*)
-			# An expected failure the test itself excuses: a skip.
-			name=${line#ok }
-			skip "$script$tag: ${name%% # *}" "${name#* # }"
-			;;
-		"ok "*)
-			pass "$script$tag: ${line#ok }"
-			;;
-		"not ok "*)
-			fail "$script$tag: ${line#not ok }" "see the log above"
-			;;
-		*) continue ;;
-		esac
-		seen=$((seen + 1))
-	done < "$out"
-	[ "$seen" -gt 0 ] || fail "$script$tag runs" "no KTAP result lines (rc $rc)"
-	case $rc in
-	0 | 4) pass "$script$tag exit status $rc" ;;
-	*) fail "$script$tag exit status" "rc $rc" ;;
-	esac
-}
-
 # has_qstats: the netdev family's qstats dump reports the DUT, per queue,
 # so a stats.py case that skips for want of qstats cannot pass unnoticed.
 # shellcheck disable=SC2317 # called through check
@@ -84,8 +49,8 @@ if ! pair_up ronic ronic; then
 	finish
 fi
 check "qstats per queue for $NIC_A" has_qstats
-ktap ping.py
-ktap stats.py
+ktap "$tdir" ping.py
+ktap "$tdir" stats.py
 
 # Rings replaced by -L and -G: what the old rings counted moves into the
 # qstats base; stats.py again checks queues + base against rtnl stats.
@@ -95,5 +60,5 @@ check "ethtool -G rx 512 tx 512" ethtool -G "$NIC_A" rx 512 tx 512
 check "traffic after -G" wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4"
 check "ethtool -L combined $max" ethtool -L "$NIC_A" combined "$max"
 check "traffic after -L" wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4"
-ktap stats.py "after -L 1, -G 512, -L $max"
+ktap "$tdir" stats.py "after -L 1, -G 512, -L $max"
 finish

@@ -1,0 +1,150 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of t-recover: the device goes away and comes back, under
+# traffic, ronic on both NICs. Before the events NIC A gets settings of
+# its own (rings of 512, rx-usecs 100 with adaptive moderation off) and
+# an XDP program. Each event fires once 4 MB of a 384 MiB transfer each
+# way over TCP (a 96 MiB file 4 times, sha_send) have reached A, and must
+# find it still running;
+# then:
+#  - the transfer completes with both sha256 sums right (nothing lost);
+#  - the kernel log has the event's own line (the recovery really ran);
+#  - the settings are back in the device: RDLEN of queue 0 is 512
+#    descriptors, EITR of vector 1 is 100 us (the registers, read by
+#    ethtool -d), the XDP program is the same one and sees the traffic.
+# The events:
+#  - aer-nonfatal: an uncorrectable non-fatal error (UNSUP) injected by
+#    QEMU's monitor at NIC A's root port: the AER driver calls ronic's
+#    error_detected, slot_reset and resume ("AER: device recovery
+#    successful");
+#  - aer-correctable: a correctable error (Bad TLP, 0x40) at the same port:
+#    logged, no recovery: the port must not even go down;
+#  - function-reset: /sys/bus/pci/devices/<A>/reset (reset_prepare,
+#    reset_done).
+# Not system sleep: this bed's root filesystem is virtio-9p, whose driver
+# has no freeze/restore, so any device suspend (even pm_test=devices)
+# leaves the guest without its root (tried: it hangs at the first file
+# access after resume). Documentation/ronic.rst says so.
+# Wake-on-LAN: ethtool -s wol g is kept and shown, an unsupported mode
+# (s, SecureOn) is refused and changes nothing.
+# pass and fail always succeed: "check && pass || fail" is if-then-else here.
+# shellcheck disable=SC2015
+set -uo pipefail
+# shellcheck source=scripts/guest/lib.sh
+. "$RONIC_TOP/scripts/guest/lib.sh"
+plan 20
+
+if ! pair_up ronic ronic; then
+	fail "pair up ronic<->ronic" "pair_up failed"
+	finish
+fi
+ethtool -G "$NIC_A" rx 512 tx 512
+ethtool -C "$NIC_A" adaptive-rx off adaptive-tx off rx-usecs 100
+if [ -n "${RONIC_XDP_OBJ:-}" ] &&
+   ip link set dev "$NIC_A" xdpdrv obj "$RONIC_XDP_OBJ" program xdp_pass; then
+	pass "NIC A: rings 512, rx-usecs 100, XDP program attached"
+else
+	fail "NIC A: rings 512, rx-usecs 100, XDP program attached" "no RONIC_XDP_OBJ or attach failed"
+fi
+prog=$(ip -j link show dev "$NIC_A" | jq -r '.[0].xdp.prog.id // empty')
+MB=96 TIMES=4
+sha_file /tmp/recover.bin "$MB"
+
+# settings_kept: the rings, the interval and the program, in the device.
+settings_kept() {
+	local rdlen eitr now
+	rdlen=$((0x$(dca_txctrl 0 2)))
+	eitr=$((0x$(dca_txctrl 1 16) & 0x7FFC))
+	now=$(ip -j link show dev "$NIC_A" | jq -r '.[0].xdp.prog.id // empty')
+	if [ "$rdlen" = $((512 * 16)) ] && [ "$eitr" = 400 ] && [ "$now" = "$prog" ]; then
+		return 0
+	fi
+	echo "RDLEN(0) $rdlen, EITR(1) $eitr, XDP program '$now' (was '$prog')"
+	return 1
+}
+
+# survive NAME LOGLINE CMD...: run CMD a second into a sha256 transfer
+# both ways; the checks above.
+survive() {
+	local name=$1 logline=$2 mark xdp0 xdp1 out rx0
+	shift 2
+	mark=$(dmesg_lines)
+	rx0=$(cat "/sys/class/net/$NIC_A/statistics/rx_bytes")
+	xdp0=$(stat_of xdp_pass)
+	sha_send /tmp/recover.bin 5301 120 "$TIMES" &
+	local sha=$!
+	# Once data flows (A has received some of it), so the event lands
+	# inside the transfer; still running after it, or the event missed.
+	wait_until 10 test "$(cat "/sys/class/net/$NIC_A/statistics/rx_bytes")" -gt $((rx0 + 4000000))
+	if out=$("$@" 2>&1) && kill -0 "$sha" 2>/dev/null; then
+		pass "$name: fired during the transfer"
+	else
+		fail "$name: fired during the transfer" "${out:-the transfer had already ended}"
+	fi
+	if wait "$sha"; then
+		pass "$name: $((MB * TIMES)) MiB each way across it, sha256 right"
+	else
+		fail "$name: $((MB * TIMES)) MiB each way across it" "sha256 wrong or transfer failed"
+	fi
+	if wait_until 10 sh -c "dmesg --color=never | tail -n +$((mark + 1)) | grep -qE '$logline'"; then
+		pass "$name: the kernel log has /$logline/"
+	else
+		fail "$name: the kernel log has /$logline/" \
+			"$(dmesg --color=never | tail -n +$((mark + 1)) | tail -5 | tr '\n' ' ')"
+	fi
+	xdp1=$(stat_of xdp_pass)
+	if out=$(settings_kept) && [ "${xdp1:-0}" -gt "${xdp0:-0}" ]; then
+		pass "$name: rings, interval and XDP program kept (xdp_pass $xdp0 -> $xdp1)"
+	else
+		fail "$name: settings kept" "$out; xdp_pass $xdp0 -> $xdp1"
+	fi
+	works || log "$name: no ping after the event"
+}
+
+# aer_inject ARGS...: QEMU's pcie_aer_inject_error ARGS; fails on the
+# monitor's error message.
+# shellcheck disable=SC2317 # called through survive
+aer_inject() {
+	local out
+	out=$(vm_hmp pcie_aer_inject_error "$@") || return 1
+	! grep -q "Error" <<< "$out" || { echo "$out" | tail -1; return 1; }
+}
+
+# NIC A sits behind root port rp0 (scripts/vm.sh: one port per NIC, in
+# BDF order).
+survive aer-nonfatal "ronic $BDF_A: recovered from the PCI error" \
+	aer_inject rp0 UNSUP
+check "aer-nonfatal: the AER core says the recovery succeeded" \
+	sh -c "dmesg | grep -q 'AER: device recovery successful'"
+mark=$(dmesg_lines)
+survive aer-correctable "AER: Correct(ed|able) error" \
+	aer_inject -c rp0 0x40
+up=$(dmesg --color=never | tail -n +$((mark + 1)) | grep -c "ronic $BDF_A .*NIC Link is Up")
+[ "$up" = 0 ] && pass "aer-correctable: the port never went down" ||
+	fail "aer-correctable: the port never went down" "link came up $up times"
+# The port went down and came back: its link comes up again.
+survive function-reset "ronic $BDF_A .*NIC Link is Up" \
+	sh -c "echo 1 > /sys/bus/pci/devices/$BDF_A/reset"
+if dmesg | grep -q "ronic $BDF_A: PCI error detected"; then
+	n=$(dmesg | grep -c "ronic $BDF_A: PCI error detected")
+	[ "$n" = 1 ] && pass "only the non-fatal error ran the recovery" ||
+		fail "only the non-fatal error ran the recovery" "$n recoveries"
+else
+	fail "only the non-fatal error ran the recovery" "none ran"
+fi
+
+# Wake-on-LAN settings.
+check "ethtool -s wol g" ethtool -s "$NIC_A" wol g
+wake=$(ethtool "$NIC_A" | sed -n 's/^[[:space:]]*Wake-on: //p')
+[ "$wake" = g ] && pass "Wake-on: g" || fail "Wake-on: g" "'$wake'"
+if out=$(ethtool -s "$NIC_A" wol s 2>&1); then
+	fail "ethtool -s wol s (SecureOn) is refused" "accepted"
+else
+	wake=$(ethtool "$NIC_A" | sed -n 's/^[[:space:]]*Wake-on: //p')
+	[ "$wake" = g ] && pass "ethtool -s wol s (SecureOn) is refused, Wake-on stays g ($out)" ||
+		fail "ethtool -s wol s (SecureOn) is refused, Wake-on stays g" "'$wake'"
+fi
+check "ethtool -s wol d" ethtool -s "$NIC_A" wol d
+ip link set dev "$NIC_A" xdpdrv off
+finish
