@@ -30,6 +30,15 @@ dev_a() {
 
 # ------------------------------------------------------------ steps
 
+# aer_recovery: a non-fatal PCIe error injected at A's root port (rp0),
+# then the AER core's recovery of it done.
+aer_recovery() {
+	local n
+	n=$(dmesg | grep -c 'AER: device recovery successful')
+	vm_hmp pcie_aer_inject_error rp0 UNSUP > /dev/null &&
+		wait_until 30 test "$(dmesg | grep -c 'AER: device recovery successful')" -gt "$n"
+}
+
 step() {
 	local dev
 	dev=$(dev_a)
@@ -54,6 +63,8 @@ step() {
 	remove) echo 1 > "/sys/bus/pci/devices/$BDF_A/remove" ;;
 	# A new function: no driver_override, so igb may take it first.
 	rescan) echo 1 > /sys/bus/pci/rescan && bind_nic "$BDF_A" ronic > /dev/null ;;
+	reset) echo 1 > "/sys/bus/pci/devices/$BDF_A/reset" ;;
+	aer) aer_recovery ;;
 	*) echo "unknown step $1"; return 2 ;;
 	esac
 }
