@@ -256,6 +256,7 @@ enum ronic_state_bits {
 	RONIC_STATE_DOWN,
 	RONIC_STATE_RESETTING,
 	RONIC_STATE_REMOVING,
+	RONIC_STATE_DETACHED,	/* open, but stopped by a recovery or sleep */
 };
 
 enum ronic_irq_mode {
@@ -415,6 +416,16 @@ struct ronic_ring_set {
 	u16 tx_count;
 	u16 rx_count;
 };
+
+/*
+ * The port's rings and interrupts exist: it is open and not stopped under
+ * the stack by an error recovery, a function reset or system sleep.
+ */
+static inline bool ronic_port_open(const struct ronic_adapter *adapter)
+{
+	return netif_running(adapter->netdev) &&
+	       !test_bit(RONIC_STATE_DETACHED, &adapter->state);
+}
 
 /* ronic_main.c */
 int ronic_open(struct net_device *netdev);

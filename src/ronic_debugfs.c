@@ -104,7 +104,7 @@ static int ronic_debugfs_tx_hang_show(struct seq_file *s, void *unused)
 	u16 q;
 
 	rtnl_lock();
-	if (netif_running(adapter->netdev)) {
+	if (ronic_port_open(adapter)) {
 		for (q = 0; q < adapter->num_queues; q++) {
 			if (!READ_ONCE(adapter->tx_ring[q]->tail_frozen))
 				continue;
@@ -144,7 +144,7 @@ static ssize_t ronic_debugfs_tx_hang_write(struct file *file,
 	/* The doorbell reads tail_frozen only once this key is on. */
 	ronic_tx_hang_arm();
 	rtnl_lock();
-	if (!netif_running(netdev)) {
+	if (!ronic_port_open(adapter)) {
 		err = -ENETDOWN;
 	} else if (q >= adapter->num_queues) {
 		err = -EINVAL;

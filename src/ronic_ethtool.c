@@ -687,7 +687,7 @@ static int ronic_set_coalesce(struct net_device *netdev,
 	adapter->itr_adaptive = ec->use_adaptive_rx_coalesce;
 	for (v = 0; v < adapter->num_q_vectors; v++) {
 		adapter->q_vector[v]->itr_val = usecs << 2;
-		if (netif_running(netdev))
+		if (ronic_port_open(adapter))
 			ronic_hw_write_itr(adapter, adapter->q_vector[v]);
 	}
 	return 0;

@@ -245,6 +245,10 @@ int ronic_stop(struct net_device *netdev)
 	struct ronic_adapter *adapter = netdev_priv(netdev);
 	struct ronic_ring_set set;
 
+	/* Stopped already by a recovery that has not brought it back. */
+	if (test_and_clear_bit(RONIC_STATE_DETACHED, &adapter->state))
+		return 0;
+
 	ronic_down(adapter);
 	ronic_irq_free(adapter);
 	ronic_rings_uninstall(adapter, &set);
@@ -355,7 +359,7 @@ int ronic_reconfigure(struct ronic_adapter *adapter, u16 tx_count,
 	struct ronic_ring_set new_set, old_set;
 	int err;
 
-	if (!netif_running(adapter->netdev)) {
+	if (!ronic_port_open(adapter)) {
 		adapter->tx_ring_count = tx_count;
 		adapter->rx_ring_count = rx_count;
 		adapter->num_queues = queues;
@@ -398,7 +402,7 @@ int ronic_run_quiesced(struct ronic_adapter *adapter,
 		       int (*fn)(struct ronic_adapter *adapter, void *arg),
 		       void *arg)
 {
-	bool running = netif_running(adapter->netdev);
+	bool running = ronic_port_open(adapter);
 	int err;
 
 	if (running)
@@ -420,7 +424,7 @@ static int ronic_change_mtu(struct net_device *netdev, int new_mtu)
 	if (err)
 		return err;
 
-	if (!netif_running(netdev)) {
+	if (!ronic_port_open(adapter)) {
 		WRITE_ONCE(netdev->mtu, new_mtu);
 		return 0;
 	}
@@ -539,7 +543,7 @@ static void ronic_reset_task(struct work_struct *work)
 						     reset_task);
 
 	rtnl_lock();
-	if (netif_running(adapter->netdev) &&
+	if (ronic_port_open(adapter) &&
 	    !test_bit(RONIC_STATE_REMOVING, &adapter->state)) {
 		adapter->resets++;
 		ronic_down(adapter);
@@ -774,7 +778,9 @@ static void ronic_remove(struct pci_dev *pdev)
 	if (adapter->xdp_prog)
 		bpf_prog_put(adapter->xdp_prog);
 	ronic_irq_deinit(adapter);
-	ronic_hw_reset(adapter);
+	/* A device already gone (surprise removal) reads all ones: leave it. */
+	if (!pci_channel_offline(pdev))
+		ronic_hw_reset(adapter);
 	ronic_hw_release(adapter);
 	pci_iounmap(pdev, adapter->hw_addr);
 	free_netdev(netdev);

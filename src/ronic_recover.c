@@ -13,15 +13,24 @@
 #include "ronic.h"
 #include "ronic_hw.h"
 
-/* The stack stops using the port; an open port's rings and IRQs go. */
+/*
+ * The stack stops using the port; an open port's rings and IRQs go, and
+ * it stays open for the stack (RONIC_STATE_DETACHED: ronic_stop() knows
+ * there is nothing left to stop). Once only: a recovery that fails calls
+ * error_detected again.
+ */
 static void ronic_detach(struct ronic_adapter *adapter)
 {
 	struct net_device *netdev = adapter->netdev;
 
 	rtnl_lock();
-	netif_device_detach(netdev);
-	if (netif_running(netdev))
-		ronic_stop(netdev);
+	if (netif_device_present(netdev)) {
+		netif_device_detach(netdev);
+		if (netif_running(netdev)) {
+			ronic_stop(netdev);
+			set_bit(RONIC_STATE_DETACHED, &adapter->state);
+		}
+	}
 	rtnl_unlock();
 }
 
@@ -39,9 +48,12 @@ static int ronic_attach(struct ronic_adapter *adapter)
 		return err;
 	ronic_hw_init(adapter);
 	rtnl_lock();
-	if (netif_running(netdev)) {
+	if (test_and_clear_bit(RONIC_STATE_DETACHED, &adapter->state) &&
+	    netif_running(netdev)) {
 		err = ronic_open(netdev);
 		if (err) {
+			/* Still nothing for ronic_stop() to stop. */
+			set_bit(RONIC_STATE_DETACHED, &adapter->state);
 			netdev_err(netdev, "could not reopen: %d\n", err);
 			rtnl_unlock();
 			return err;

@@ -161,7 +161,7 @@ int ronic_ro_set_flags(struct ronic_adapter *adapter, u32 flags)
 		return err;
 
 	ronic_ro_commit(adapter, &plat, flags, &d);
-	if (netif_running(adapter->netdev))
+	if (ronic_port_open(adapter))
 		ronic_ro_program_queues(adapter);
 	return 0;
 }

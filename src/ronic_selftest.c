@@ -209,7 +209,7 @@ static bool ronic_st_irq_taken(struct ronic_adapter *adapter, int before,
 static u64 ronic_st_interrupt(struct ronic_adapter *adapter)
 {
 	/* A port that is down has no handlers: install the driver's own. */
-	bool own = !netif_running(adapter->netdev);
+	bool own = !ronic_port_open(adapter);
 	u64 result = 0;
 	int before;
 

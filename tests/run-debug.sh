@@ -186,7 +186,7 @@ for run in "${runs[@]}"; do
 	      --module "$build/ronic.ko" --module "$build/tests/kunit/ronic_kunit.ko"
 	      --mem "${RONIC_DEBUG_MEM:-2048}"
 	      --append no5lvl
-	      --timeout "${RONIC_DEBUG_TIMEOUT:-1200}")
+	      --timeout "${RONIC_DEBUG_TIMEOUT:-1800}")
 	name=debug
 	if [ "$run" = iommu ]; then
 		args+=(--iommu)

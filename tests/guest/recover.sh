@@ -28,12 +28,16 @@
 # access after resume). Documentation/ronic.rst says so.
 # Wake-on-LAN: ethtool -s wol g is kept and shown, an unsupported mode
 # (s, SecureOn) is refused and changes nothing.
+# Last, hot-unplug: QEMU's device_del of NIC A under a transfer with the
+# XDP program attached (the device and netdev go, the program is freed),
+# then device_add of a new NIC at the same root port: ronic probes it and
+# it carries a sha256-checked transfer.
 # pass and fail always succeed: "check && pass || fail" is if-then-else here.
 # shellcheck disable=SC2015
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
-plan 20
+plan 24
 
 if ! pair_up ronic ronic; then
 	fail "pair up ronic<->ronic" "pair_up failed"
@@ -146,5 +150,41 @@ else
 		fail "ethtool -s wol s (SecureOn) is refused, Wake-on stays g" "'$wake'"
 fi
 check "ethtool -s wol d" ethtool -s "$NIC_A" wol d
-ip link set dev "$NIC_A" xdpdrv off
+
+# Hot-unplug: QEMU's device_del of NIC A (its root port's hotplug: the
+# guest's pciehp removes the driver, then QEMU the device) with the XDP
+# program attached and a transfer running, then device_add of a new one
+# at the same place.
+xdp_progs() {
+	bpftool prog show 2>/dev/null | grep -c ' xdp '
+}
+progs0=$(xdp_progs)
+sha_send /tmp/recover.bin 5301 30 > /dev/null 2>&1 &
+sha=$!
+wait_until 10 test "$(cat "/sys/class/net/$NIC_A/statistics/rx_bytes")" -gt 4000000
+vm_hmp device_del nic0 > /dev/null
+if wait_until 30 test ! -e "/sys/bus/pci/devices/$BDF_A"; then
+	pass "device_del: NIC A is gone, with its netdev"
+else
+	fail "device_del: NIC A is gone" "$BDF_A still there: driver '$(nic_driver "$BDF_A")'"
+fi
+wait "$sha" 2>/dev/null
+progs1=$(xdp_progs)
+[ "$progs1" -lt "$progs0" ] && pass "device_del: its XDP program was freed ($progs0 -> $progs1 loaded)" ||
+	fail "device_del: its XDP program was freed" "$progs0 -> $progs1 loaded"
+vm_hmp device_add igb,id=nic0,bus=rp0,netdev=hp0,mac=52:54:00:12:34:01 > /dev/null
+if wait_until 30 test "$(nic_driver "$BDF_A")" = ronic &&
+   NIC_A=$(wait_until 20 nic_netdev "$BDF_A" > /dev/null && nic_netdev "$BDF_A"); then
+	pass "device_add: ronic probes the new NIC A ($NIC_A)"
+	ip addr add "$ADDR_A4/$PREFIX4" dev "$NIC_A"
+	ip link set dev "$NIC_A" up
+	if works && sha_send /tmp/recover.bin 5301 120; then
+		pass "device_add: the new port carries $MB MiB each way, sha256 right"
+	else
+		fail "device_add: the new port carries traffic" "no ping or the transfer failed"
+	fi
+else
+	fail "device_add: ronic probes the new NIC A" "driver '$(nic_driver "$BDF_A")'"
+	fail "device_add: the new port carries traffic" "no port"
+fi
 finish
