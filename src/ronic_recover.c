@@ -92,7 +92,9 @@ static pci_ers_result_t ronic_io_error_detected(struct pci_dev *pdev,
 	ronic_detach(adapter);
 	if (state == pci_channel_io_perm_failure)
 		return PCI_ERS_RESULT_DISCONNECT;
-	pci_disable_device(pdev);
+	/* A device a failed recovery left disabled is not disabled twice. */
+	if (pci_is_enabled(pdev))
+		pci_disable_device(pdev);
 	return PCI_ERS_RESULT_NEED_RESET;
 }
 

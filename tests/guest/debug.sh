@@ -204,7 +204,12 @@ phase faults
 # default (RONIC_LIFECYCLE_VARIANTS): both take 800 s here, and
 # t-lifecycle runs both in the stock kernel.
 if [ "$dut" = ronic ] && [ -n "${RONIC_XDP_OBJ:-}" ]; then
+	# On 7.3 the AER core also resets the link for a non-fatal error,
+	# which QEMU's root port never completes: the NIC is disconnected
+	# for the rest of the boot, as with a fatal error.
 	RONIC_LIFECYCLE_VARIANTS=${RONIC_LIFECYCLE_VARIANTS:-quiet} \
+	RONIC_LIFECYCLE_SKIP_STEP=aer \
+	RONIC_LIFECYCLE_SKIP_WHY="the 7.3 AER core resets the link, which QEMU's root port does not complete" \
 		nested "$RONIC_TOP/tests/guest/lifecycle.sh"
 	pair_down
 elif [ "$dut" = ronic ]; then
