@@ -457,6 +457,7 @@ extern const struct ethtool_ops ronic_ethtool_ops;
 /* ronic_recover.c */
 extern const struct pci_error_handlers ronic_err_handlers;
 extern const struct dev_pm_ops ronic_pm_ops;
+void ronic_detach(struct ronic_adapter *adapter);
 void ronic_arm_wake(struct ronic_adapter *adapter);
 
 #endif /* _RONIC_H_ */

@@ -792,11 +792,7 @@ static void ronic_shutdown(struct pci_dev *pdev)
 {
 	struct net_device *netdev = pci_get_drvdata(pdev);
 
-	rtnl_lock();
-	netif_device_detach(netdev);
-	if (netif_running(netdev))
-		ronic_stop(netdev);
-	rtnl_unlock();
+	ronic_detach(netdev_priv(netdev));
 	ronic_arm_wake(netdev_priv(netdev));
 	pci_disable_device(pdev);
 }

@@ -13,13 +13,15 @@
 #include "ronic.h"
 #include "ronic_hw.h"
 
-/*
- * The stack stops using the port; an open port's rings and IRQs go, and
- * it stays open for the stack (RONIC_STATE_DETACHED: ronic_stop() knows
- * there is nothing left to stop). Once only: a recovery that fails calls
- * error_detected again.
+/**
+ * ronic_detach - the stack stops using the port; its rings and IRQs go
+ * @adapter: the device
+ *
+ * An open port stays open for the stack (RONIC_STATE_DETACHED: ronic_stop()
+ * knows there is nothing left to stop). Once only: a recovery that fails
+ * calls error_detected again. Also the first step of ronic_shutdown().
  */
-static void ronic_detach(struct ronic_adapter *adapter)
+void ronic_detach(struct ronic_adapter *adapter)
 {
 	struct net_device *netdev = adapter->netdev;
 
