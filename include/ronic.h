@@ -153,6 +153,12 @@ struct ronic_ring {
 	struct page_pool *pp;
 	struct sk_buff *rx_skb;		/* frame spanning several buffers */
 	bool rx_discard;		/* dropping a frame until its EOP */
+	/*
+	 * A frame being assembled for the program: its first buffer the
+	 * head, the others its fragments (multi-buffer XDP).
+	 */
+	bool rx_xdp_open;
+	struct ronic_xdp_buff rx_xdp;
 	struct xdp_rxq_info xdp_rxq;
 
 	/* completion side: tx clean or rx poll */
@@ -257,6 +263,7 @@ enum ronic_state_bits {
 	RONIC_STATE_RESETTING,
 	RONIC_STATE_REMOVING,
 	RONIC_STATE_DETACHED,	/* open, but stopped by a recovery or sleep */
+	RONIC_STATE_TX_HANG,	/* a tx timeout for the reset task to report */
 };
 
 enum ronic_irq_mode {
@@ -306,6 +313,7 @@ struct ronic_adapter {
 
 	bool rx_pause;
 	bool tx_pause;
+	bool loopback;			/* ethtool -K loopback: PHY loopback */
 	bool autoneg;
 	u32 advertising;		/* BIT(ETHTOOL_LINK_MODE_*) to advertise */
 	u16 forced_speed;		/* SPEED_* while autoneg is off */
@@ -314,6 +322,8 @@ struct ronic_adapter {
 	struct ronic_ro_state ro;
 	struct dentry *debugfs_dir;	/* ronic/<pci-bdf>, or NULL */
 	struct devlink *devlink;	/* see ronic_devlink.c */
+	struct devlink_health_reporter *tx_reporter;	/* "tx", or NULL */
+	u16 tx_hang_queue;		/* the queue of the last tx timeout */
 	char nvm_version[16];		/* EEPROM image, "" if unreadable */
 	/* what was written to DCA_RXCTRL: QEMU's model reads it back as 0 */
 	u32 dca_rxctrl_shadow[RONIC_NUM_HW_QUEUES];

@@ -14,6 +14,7 @@
 #include <linux/pci.h>
 #include <net/devlink.h>
 #include <net/netdev_queues.h>
+#include <net/xdp.h>
 
 #include "ronic_compat_gen.h"
 
@@ -180,6 +181,46 @@ static inline void ronic_queue_set_napi(struct net_device *netdev,
 #ifdef RONIC_HAVE_NETIF_QUEUE_SET_NAPI
 	netif_queue_set_napi(netdev, queue, NETDEV_QUEUE_TYPE_RX, napi);
 	netif_queue_set_napi(netdev, queue, NETDEV_QUEUE_TYPE_TX, napi);
+#endif
+}
+
+#ifndef RONIC_HAVE_SKB_FRAG_FILL_PAGE_DESC
+/* Before 6.5: the three setters the one call replaced. */
+static inline void skb_frag_fill_page_desc(skb_frag_t *frag, struct page *page,
+					   int off, int size)
+{
+	__skb_frag_set_page(frag, page);
+	skb_frag_off_set(frag, off);
+	skb_frag_size_set(frag, size);
+}
+#endif
+
+#ifndef RONIC_HAVE_XDP_UPDATE_SKB_FRAGS_INFO
+/* Before 6.14: the same update, told the pfmemalloc bit alone. */
+#define xdp_update_skb_frags_info(skb, nr_frags, size, truesize, xdp_flags) \
+	xdp_update_skb_shared_info(skb, nr_frags, size, truesize,	\
+				   !!((xdp_flags) & XDP_FLAGS_FRAGS_PF_MEMALLOC))
+#endif
+
+/**
+ * ronic_health_reporter_create - a devlink health reporter
+ * @devlink: its instance
+ * @ops: its ops; where the kernel reads the grace period from the ops
+ *	(RONIC_HAVE_DEVLINK_HEALTH_OPS_GRACE), they carry @grace_ms too
+ * @grace_ms: the least time between two recoveries
+ * @priv: the reporter's private data
+ *
+ * Return: the reporter or an ERR_PTR.
+ */
+static inline struct devlink_health_reporter *
+ronic_health_reporter_create(struct devlink *devlink,
+			     const struct devlink_health_reporter_ops *ops,
+			     u64 grace_ms, void *priv)
+{
+#ifdef RONIC_HAVE_DEVLINK_HEALTH_OPS_GRACE
+	return devlink_health_reporter_create(devlink, ops, priv);
+#else
+	return devlink_health_reporter_create(devlink, ops, grace_ms, priv);
 #endif
 }
 

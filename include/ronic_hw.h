@@ -56,6 +56,7 @@ void ronic_hw_get_tx_state(struct ronic_adapter *adapter,
 			   struct ronic_tx_queue_state *state);
 int ronic_hw_reset(struct ronic_adapter *adapter);
 void ronic_hw_init(struct ronic_adapter *adapter);
+int ronic_hw_phy_loopback(struct ronic_adapter *adapter);
 int ronic_hw_setup_link(struct ronic_adapter *adapter);
 int ronic_hw_phy_write(struct ronic_adapter *adapter, u32 reg, u16 val);
 void ronic_hw_setup_flow_control(struct ronic_adapter *adapter);

@@ -12,6 +12,7 @@
 #include <net/xdp.h>
 
 #include "ronic_dma.h"
+#include "ronic_regs.h"
 
 /* Advanced transmit data descriptor, as written by the driver */
 struct ronic_tx_desc {
@@ -43,6 +44,53 @@ union ronic_rx_desc {
 		__le16 vlan;
 	} wb;
 };
+
+/* The hash an rx descriptor carries: pkt_info's low nibble (RSS type). */
+enum ronic_rss_type {
+	RONIC_RSS_NONE,
+	RONIC_RSS_IPV4_TCP,
+	RONIC_RSS_IPV4,
+	RONIC_RSS_IPV6_TCP,
+	RONIC_RSS_IPV6_EX,
+	RONIC_RSS_IPV6,
+	RONIC_RSS_IPV6_TCP_EX,
+	RONIC_RSS_IPV4_UDP,
+	RONIC_RSS_IPV6_UDP,
+	RONIC_RSS_IPV6_UDP_EX,
+	RONIC_RSS_TYPES
+};
+
+/*
+ * A received frame under a program: the xdp_buff its context points at,
+ * first, and the descriptor the rx metadata kfuncs read.
+ */
+struct ronic_xdp_buff {
+	struct xdp_buff xdp;
+	const union ronic_rx_desc *desc;	/* the frame's last descriptor */
+};
+
+/* The frame's RSS hash type; RONIC_RSS_NONE when it has no hash for us. */
+static inline enum ronic_rss_type ronic_rx_rss_type(const struct net_device *dev,
+						    const union ronic_rx_desc *desc)
+{
+	u16 type = le16_to_cpu(desc->wb.pkt_info) & RONIC_RXD_RSSTYPE_MASK;
+
+	if (!(dev->features & NETIF_F_RXHASH) || type >= RONIC_RSS_TYPES)
+		return RONIC_RSS_NONE;
+	return type;
+}
+
+/* Whether the device took an 802.1Q tag off (CTRL.VME): its TCI in @tci. */
+static inline bool ronic_rx_vlan_stripped(const struct net_device *dev,
+					  const union ronic_rx_desc *desc,
+					  u16 *tci)
+{
+	if (!(le32_to_cpu(desc->wb.status_error) & RONIC_RXD_STAT_VP) ||
+	    !(dev->features & NETIF_F_HW_VLAN_CTAG_RX))
+		return false;
+	*tci = le16_to_cpu(desc->wb.vlan);
+	return true;
+}
 
 /* Room in front of every rx frame, enough for an XDP program to grow. */
 #define RONIC_RX_HEADROOM	XDP_PACKET_HEADROOM

@@ -12,8 +12,9 @@
 struct bpf_prog;
 struct netdev_bpf;
 struct net_device;
+struct page_pool;
+struct xdp_buff;
 struct xdp_frame;
-struct ronic_rx_buffer;
 struct ronic_adapter;
 struct ronic_ring;
 
@@ -53,6 +54,7 @@ static inline bool ronic_xdp_locking(void)
 }
 
 int ronic_xdp_bpf(struct net_device *netdev, struct netdev_bpf *bpf);
+extern const struct xdp_metadata_ops ronic_xdp_metadata_ops;
 int ronic_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
 		   u32 flags);
 int ronic_xdp_check_mtu(struct ronic_adapter *adapter, int mtu);
@@ -60,9 +62,9 @@ bool ronic_xdp_supported(const struct ronic_adapter *adapter);
 
 enum ronic_xdp_verdict ronic_xdp_run(struct ronic_ring *rx_ring,
 				     struct bpf_prog *prog,
-				     const struct ronic_rx_buffer *buf,
-				     u32 *offset, u32 *len, u32 *metasize,
+				     struct xdp_buff *xdp,
 				     struct ronic_ring **tx_ring);
+void ronic_xdp_buff_free(struct page_pool *pp, struct xdp_buff *xdp, bool napi);
 void ronic_xdp_ring_doorbell(struct ronic_ring *ring);
 bool ronic_xdp_clean_ring(struct ronic_ring *ring);
 void ronic_xdp_ring_clean_all(struct ronic_ring *ring);

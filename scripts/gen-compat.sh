@@ -93,4 +93,21 @@ probe RONIC_HAVE_PAGE_POOL_DMA_SYNC_FOR_CPU include/net/page_pool/helpers.h \
 # 6.12: a page_pool names its rx queue (page_pool_params.queue_idx).
 probe RONIC_HAVE_PAGE_POOL_PARAMS_QUEUE_IDX include/net/page_pool/types.h \
 	'unsigned int[[:space:]]+queue_idx;'
+# 6.5: one call fills a fragment's page, offset and size.
+probe RONIC_HAVE_SKB_FRAG_FILL_PAGE_DESC include/linux/skbuff.h \
+	'void skb_frag_fill_page_desc\('
+# 6.14: xdp_update_skb_shared_info() became xdp_update_skb_frags_info(),
+# taking the xdp_buff's flags instead of its pfmemalloc bit.
+probe RONIC_HAVE_XDP_UPDATE_SKB_FRAGS_INFO include/net/xdp.h \
+	'xdp_update_skb_frags_info\('
+# 6.3: XDP programs read rx metadata through the driver's kfunc ops
+# (xmo_rx_hash with its hash type); 6.8 adds the VLAN tag.
+probe RONIC_HAVE_XDP_METADATA_OPS include/net/xdp.h \
+	'enum xdp_rss_hash_type \*rss_type'
+probe RONIC_HAVE_XMO_RX_VLAN_TAG include/net/xdp.h \
+	'\(\*xmo_rx_vlan_tag\)'
+# 6.17: a health reporter's grace period is in its ops, no longer an
+# argument of devlink_health_reporter_create().
+probe RONIC_HAVE_DEVLINK_HEALTH_OPS_GRACE include/net/devlink.h \
+	'u64 default_graceful_period;'
 echo "#endif"

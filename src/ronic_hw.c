@@ -110,8 +110,42 @@ int ronic_hw_phy_write(struct ronic_adapter *adapter, u32 reg, u16 val)
 }
 
 /**
+ * ronic_hw_phy_loopback - loop transmitted frames back in the PHY
+ * @adapter: the device
+ *
+ * PHY loopback, not RCTL.LBM: the 82576 datasheet says MAC loopback is
+ * not used on this part (3.5.6.2) and has the internal PHY loop frames
+ * back instead (3.5.6.3.1: BMCR 0x4140, 1000 Mb/s full duplex forced),
+ * with the MAC's speed and link forced to match. Those sections were read
+ * as quoted in a linux-kernel review of a VFIO igb test driver (May 2026),
+ * not in the PDF; igb's copper self-test loops back in the PHY as well.
+ * Nothing goes out on the wire while it is on.
+ *
+ * Return: 0, or a negative errno if the PHY did not take the command.
+ */
+int ronic_hw_phy_loopback(struct ronic_adapter *adapter)
+{
+	u32 ctrl;
+	int err;
+
+	err = ronic_hw_phy_write(adapter, MII_BMCR, BMCR_LOOPBACK |
+				 BMCR_SPEED1000 | BMCR_FULLDPLX);
+	if (err)
+		return err;
+	ctrl = ronic_rd32(adapter, RONIC_CTRL);
+	ctrl &= ~(3 << RONIC_CTRL_SPD_SHIFT);
+	ctrl |= RONIC_CTRL_SLU | RONIC_CTRL_FRCSPD | RONIC_CTRL_FRCDPX |
+		RONIC_CTRL_FD | (2 << RONIC_CTRL_SPD_SHIFT);
+	ronic_wr32(adapter, RONIC_CTRL, ctrl);
+	return 0;
+}
+
+/**
  * ronic_hw_setup_link - autonegotiate what the adapter advertises, or force
  * @adapter: the device, with autoneg, advertising or the forced mode set
+ *
+ * A port in loopback (ethtool -K loopback) stays there: the link settings
+ * are kept for when it leaves.
  *
  * Return: 0, or a negative errno if the PHY did not take the command.
  */
@@ -122,6 +156,8 @@ int ronic_hw_setup_link(struct ronic_adapter *adapter)
 	u32 modes = adapter->advertising;
 	int err;
 
+	if (adapter->loopback)
+		return ronic_hw_phy_loopback(adapter);
 	ctrl &= ~(RONIC_CTRL_FRCSPD | RONIC_CTRL_FRCDPX | RONIC_CTRL_FD |
 		  (3 << RONIC_CTRL_SPD_SHIFT));
 	if (!adapter->autoneg) {

@@ -452,8 +452,18 @@ static int ronic_set_features(struct net_device *netdev,
 			      netdev_features_t features)
 {
 	struct ronic_adapter *adapter = netdev_priv(netdev);
+	bool loopback = features & NETIF_F_LOOPBACK;
+	int err;
 
 	ronic_hw_set_rx_features(adapter, features);
+	if (loopback != adapter->loopback) {
+		adapter->loopback = loopback;
+		err = ronic_hw_setup_link(adapter);
+		if (err) {
+			adapter->loopback = !loopback;
+			return err;
+		}
+	}
 	return 0;
 }
 
@@ -505,6 +515,9 @@ static void ronic_tx_timeout(struct net_device *netdev, unsigned int txqueue)
 	netdev_err(netdev, "tx queue %u timed out (next_to_use %u next_to_clean %u, TDH %u TDT %u TXDCTL %#x), resetting\n",
 		   txqueue, ring->next_to_use, ring->next_to_clean, hw.head,
 		   hw.tail, hw.txdctl);
+	/* Reported to devlink from the reset task: a report may sleep. */
+	adapter->tx_hang_queue = txqueue;
+	set_bit(RONIC_STATE_TX_HANG, &adapter->state);
 	ronic_schedule_reset(adapter);
 }
 
@@ -542,6 +555,14 @@ static void ronic_reset_task(struct work_struct *work)
 	struct ronic_adapter *adapter = container_of(work, struct ronic_adapter,
 						     reset_task);
 
+	/*
+	 * A tx hang goes to devlink's "tx" reporter, whose recovery (now,
+	 * later by hand, or not within its grace period) queues this task
+	 * again for the reset itself.
+	 */
+	if (test_and_clear_bit(RONIC_STATE_TX_HANG, &adapter->state) &&
+	    ronic_devlink_report_tx_hang(adapter))
+		return;
 	rtnl_lock();
 	if (ronic_port_open(adapter) &&
 	    !test_bit(RONIC_STATE_REMOVING, &adapter->state)) {
@@ -605,7 +626,7 @@ static void ronic_set_netdev_features(struct net_device *netdev)
 	netdev->vlan_features = features | NETIF_F_HIGHDMA;
 	features |= NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_HW_VLAN_CTAG_TX |
 		    NETIF_F_HW_VLAN_CTAG_FILTER;
-	netdev->hw_features = features;
+	netdev->hw_features = features | NETIF_F_LOOPBACK;
 	netdev->features = features | NETIF_F_HIGHDMA;
 	netdev->priv_flags |= IFF_UNICAST_FLT;
 	netdev->min_mtu = RONIC_MIN_MTU;
@@ -614,8 +635,9 @@ static void ronic_set_netdev_features(struct net_device *netdev)
 }
 
 /*
- * What XDP the port can do, known once its interrupt mode is chosen; a
- * kernel without xdp_features has nowhere to say it.
+ * What XDP the port can do, known once its interrupt mode is chosen, and
+ * the rx metadata its programs may read; a kernel without xdp_features
+ * or metadata ops has nowhere to say it.
  */
 static void ronic_set_xdp_features(struct ronic_adapter *adapter)
 {
@@ -623,7 +645,12 @@ static void ronic_set_xdp_features(struct ronic_adapter *adapter)
 	adapter->netdev->xdp_features = ronic_xdp_supported(adapter) ?
 					NETDEV_XDP_ACT_BASIC |
 					NETDEV_XDP_ACT_REDIRECT |
-					NETDEV_XDP_ACT_NDO_XMIT : 0;
+					NETDEV_XDP_ACT_NDO_XMIT |
+					NETDEV_XDP_ACT_RX_SG |
+					NETDEV_XDP_ACT_NDO_XMIT_SG : 0;
+#endif
+#ifdef RONIC_HAVE_XDP_METADATA_OPS
+	adapter->netdev->xdp_metadata_ops = &ronic_xdp_metadata_ops;
 #endif
 }
 

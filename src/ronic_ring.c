@@ -159,6 +159,8 @@ static int ronic_ring_alloc_rx(struct ronic_ring *ring)
 	ring->next_to_use = 0;
 	ring->next_to_clean = 0;
 	ring->rx_skb = NULL;
+	ring->rx_xdp_open = false;
+	ring->rx_discard = false;
 	return 0;
 
 err:
@@ -181,6 +183,10 @@ void ronic_ring_clean_rx(struct ronic_ring *ring)
 		dev_kfree_skb_any(ring->rx_skb);
 		ring->rx_skb = NULL;
 	}
+	if (ring->rx_xdp_open)
+		ronic_xdp_buff_free(ring->pp, &ring->rx_xdp.xdp, false);
+	ring->rx_xdp_open = false;
+	ring->rx_discard = false;
 	for (i = 0; i < ring->count; i++) {
 		if (!ring->rx_buf[i].page)
 			continue;

@@ -412,34 +412,22 @@ static u64 ronic_lb_check(struct ronic_lb *lb, u16 i, u32 status,
 }
 
 /*
- * PHY loopback, not RCTL.LBM: the 82576 datasheet says MAC loopback is
- * not used on this part (3.5.6.2) and has the internal PHY loop frames
- * back instead (3.5.6.3.1: BMCR 0x4140, 1000 Mb/s full duplex forced),
- * with the MAC's speed and link forced to match. Those sections were read
- * as quoted in a linux-kernel review of a VFIO igb test driver (May 2026),
- * not in the PDF; igb's copper self-test loops back in the PHY as well.
- * QEMU's model loops back on either, but receives nothing while STATUS.LU
- * is clear, which the reset before the test cleared until its 500 ms
- * autonegotiation ends: wait for it, only so long, since the part itself
- * needs no link partner here.
+ * The PHY loops frames back (ronic_hw_phy_loopback()). QEMU's model
+ * receives nothing while STATUS.LU is clear, which the reset before the
+ * test cleared until its 500 ms autonegotiation ends: wait for it, only so
+ * long, since the part itself needs no link partner here.
  */
 static int ronic_lb_loop(struct ronic_adapter *adapter)
 {
-	u32 ctrl, status;
+	u32 status;
 	int err;
 
-	err = ronic_hw_phy_write(adapter, MII_BMCR, BMCR_LOOPBACK |
-				 BMCR_SPEED1000 | BMCR_FULLDPLX);
+	err = ronic_hw_phy_loopback(adapter);
 	if (err) {
 		netdev_err(adapter->netdev, "self-test: PHY loopback not set (%d)\n",
 			   err);
 		return err;
 	}
-	ctrl = ronic_rd32(adapter, RONIC_CTRL);
-	ctrl &= ~(3 << RONIC_CTRL_SPD_SHIFT);
-	ctrl |= RONIC_CTRL_SLU | RONIC_CTRL_FRCSPD | RONIC_CTRL_FRCDPX |
-		RONIC_CTRL_FD | (2 << RONIC_CTRL_SPD_SHIFT);
-	ronic_wr32(adapter, RONIC_CTRL, ctrl);
 	if (readl_poll_timeout(adapter->hw_addr + RONIC_STATUS, status,
 			       status & RONIC_STATUS_LU, 1000,
 			       RONIC_LB_LINK_WAIT_MS * USEC_PER_MSEC))

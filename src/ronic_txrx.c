@@ -621,25 +621,26 @@ static void ronic_rx_checksum(struct ronic_ring *ring, struct sk_buff *skb,
 	}
 }
 
-/* RSS types whose hash covers the L4 ports (82576 pkt_info low nibble). */
-#define RONIC_RSS_L4_TYPES	(BIT(1) | BIT(3) | BIT(6) | BIT(7) | BIT(8) | BIT(9))
+/* RSS types whose hash covers the L4 ports. */
+#define RONIC_RSS_L4_TYPES	(BIT(RONIC_RSS_IPV4_TCP) | BIT(RONIC_RSS_IPV6_TCP) | \
+				 BIT(RONIC_RSS_IPV6_TCP_EX) | BIT(RONIC_RSS_IPV4_UDP) | \
+				 BIT(RONIC_RSS_IPV6_UDP) | BIT(RONIC_RSS_IPV6_UDP_EX))
 
 static void ronic_rx_hash(struct ronic_ring *ring, union ronic_rx_desc *desc,
 			  struct sk_buff *skb)
 {
-	u16 type = le16_to_cpu(desc->wb.pkt_info) & RONIC_RXD_RSSTYPE_MASK;
+	enum ronic_rss_type type = ronic_rx_rss_type(ring->netdev, desc);
 
-	if (!(ring->netdev->features & NETIF_F_RXHASH) || !type)
+	if (type == RONIC_RSS_NONE)
 		return;
 	skb_set_hash(skb, le32_to_cpu(desc->wb.rss_hash),
 		     (BIT(type) & RONIC_RSS_L4_TYPES) ? PKT_HASH_TYPE_L4 :
 		     PKT_HASH_TYPE_L3);
 }
 
-static struct sk_buff *ronic_rx_build_skb(const struct ronic_rx_buffer *buf,
-					  u32 offset, u32 len, u32 metasize)
+static struct sk_buff *ronic_rx_build_skb(void *va, u32 offset, u32 len,
+					  u32 metasize)
 {
-	void *va = ronic_rx_slot_va(buf);
 	struct sk_buff *skb;
 
 	net_prefetch(va + offset);
@@ -667,7 +668,8 @@ static bool ronic_rx_add_buffer(struct ronic_ring *ring,
 	if (ring->rx_discard)
 		goto drop;
 	if (!skb) {
-		ring->rx_skb = ronic_rx_build_skb(buf, offset, len, metasize);
+		ring->rx_skb = ronic_rx_build_skb(ronic_rx_slot_va(buf), offset,
+						  len, metasize);
 		if (!ring->rx_skb)
 			goto drop;
 		return true;
@@ -700,43 +702,144 @@ struct ronic_rx_pending {
 	bool redirect;			/* xdp_do_flush() is due */
 };
 
-/*
- * Run the program on a frame that starts and ends in this buffer.
- * Return: true if the program consumed the page.
- */
-static bool ronic_rx_xdp(struct ronic_ring *ring, struct bpf_prog *prog,
-			 const struct ronic_rx_buffer *buf, u32 *offset,
-			 u32 *len, u32 *metasize,
-			 struct ronic_rx_pending *pending)
-{
-	struct ronic_ring *tx_ring = NULL;
+/* What became of a buffer received under a program. */
+enum ronic_rx_fate {
+	RONIC_RX_MORE,		/* its frame goes on in the next buffer */
+	RONIC_RX_CONSUMED,	/* the program took the frame or dropped it */
+	RONIC_RX_DROPPED,	/* a bad frame, or one the program cannot take */
+	RONIC_RX_SKB,		/* XDP_PASS: an skb to deliver */
+};
 
-	switch (ronic_xdp_run(ring, prog, buf, offset, len, metasize,
-			      &tx_ring)) {
-	case RONIC_XDP_PASS:
-		return false;
-	case RONIC_XDP_TX:
-		/* One ring per CPU: every XDP_TX of this poll went to it. */
-		pending->xdp_tx = tx_ring;
-		return true;
-	case RONIC_XDP_REDIRECT:
-		pending->redirect = true;
-		return true;
-	default:
+/*
+ * Add a buffer to the frame the program will see: the first as its head,
+ * the others as fragments. Return: false if it did not fit.
+ */
+static bool ronic_rx_xdp_add(struct ronic_ring *ring,
+			     const struct ronic_rx_buffer *buf, u32 len)
+{
+	struct xdp_buff *xdp = &ring->rx_xdp.xdp;
+	struct skb_shared_info *sinfo;
+
+	if (!ring->rx_xdp_open) {
+		xdp_init_buff(xdp, RONIC_RX_SLOT_LEN, &ring->xdp_rxq);
+		xdp_prepare_buff(xdp, ronic_rx_slot_va(buf), RONIC_RX_HEADROOM,
+				 len, true);
+		ring->rx_xdp_open = true;
 		return true;
 	}
+	sinfo = xdp_get_shared_info_from_buff(xdp);
+	if (!xdp_buff_has_frags(xdp)) {
+		sinfo->nr_frags = 0;
+		sinfo->xdp_frags_size = 0;
+		xdp_buff_set_frags_flag(xdp);
+	} else if (sinfo->nr_frags == MAX_SKB_FRAGS) {
+		return false;
+	}
+	skb_frag_fill_page_desc(&sinfo->frags[sinfo->nr_frags++], buf->page,
+				buf->page_offset + RONIC_RX_HEADROOM, len);
+	sinfo->xdp_frags_size += len;
+	if (page_is_pfmemalloc(buf->page))
+		xdp_buff_set_frag_pfmemalloc(xdp);
+	return true;
+}
+
+/* An skb of what the program passed: its head, fragments and metadata. */
+static struct sk_buff *ronic_rx_xdp_skb(struct xdp_buff *xdp)
+{
+	struct skb_shared_info *sinfo = xdp_get_shared_info_from_buff(xdp);
+	u32 nr_frags = 0, frags_size = 0;
+	struct sk_buff *skb;
+
+	/* napi_build_skb() clears what the frame's fragment count is in. */
+	if (xdp_buff_has_frags(xdp)) {
+		nr_frags = sinfo->nr_frags;
+		frags_size = sinfo->xdp_frags_size;
+	}
+	skb = ronic_rx_build_skb(xdp->data_hard_start,
+				 xdp->data - xdp->data_hard_start,
+				 xdp->data_end - xdp->data,
+				 xdp->data - xdp->data_meta);
+	if (skb && nr_frags)
+		xdp_update_skb_frags_info(skb, nr_frags, frags_size,
+					  nr_frags * RONIC_RX_SLOT_LEN,
+					  xdp->flags);
+	return skb;
+}
+
+/*
+ * With a program attached, a frame is assembled into ring->rx_xdp and the
+ * program runs at its last buffer; a program that has not declared
+ * fragments never sees a frame that has them (the MTU keeps them rare).
+ * @prog is NULL when the program went away mid-frame: the frame passes.
+ * Return: what became of the frame, whose length before the program is
+ * in *wire_len at its end; for RONIC_RX_SKB, the skb in *skbp.
+ */
+static enum ronic_rx_fate ronic_rx_xdp(struct ronic_ring *ring,
+				       struct bpf_prog *prog,
+				       const struct ronic_rx_buffer *buf,
+				       const union ronic_rx_desc *desc,
+				       u32 len, u32 staterr,
+				       struct ronic_rx_pending *pending,
+				       u32 *wire_len, struct sk_buff **skbp)
+{
+	struct xdp_buff *xdp = &ring->rx_xdp.xdp;
+	struct ronic_ring *tx_ring = NULL;
+
+	if (ring->rx_discard || !ronic_rx_xdp_add(ring, buf, len)) {
+		/* Dropped to its end: what was assembled goes now. */
+		page_pool_recycle_direct(ring->pp, buf->page);
+		if (ring->rx_xdp_open)
+			ronic_xdp_buff_free(ring->pp, xdp, true);
+		ring->rx_xdp_open = false;
+		ring->rx_discard = true;
+	}
+	if (!(staterr & RONIC_RXD_STAT_EOP))
+		return RONIC_RX_MORE;
+	if (ring->rx_discard) {
+		ring->rx_discard = false;
+		return RONIC_RX_DROPPED;
+	}
+
+	ring->rx_xdp_open = false;
+	if ((staterr & RONIC_RXD_ERR_FRAME) ||
+	    (prog && xdp_buff_has_frags(xdp) && !prog->aux->xdp_has_frags)) {
+		ronic_xdp_buff_free(ring->pp, xdp, true);
+		return RONIC_RX_DROPPED;
+	}
+	*wire_len = xdp_get_buff_len(xdp);
+	ring->rx_xdp.desc = desc;
+	if (prog) {
+		switch (ronic_xdp_run(ring, prog, xdp, &tx_ring)) {
+		case RONIC_XDP_PASS:
+			break;
+		case RONIC_XDP_TX:
+			/* One ring per CPU: every XDP_TX of this poll went to it. */
+			pending->xdp_tx = tx_ring;
+			return RONIC_RX_CONSUMED;
+		case RONIC_XDP_REDIRECT:
+			pending->redirect = true;
+			return RONIC_RX_CONSUMED;
+		default:
+			return RONIC_RX_CONSUMED;
+		}
+	}
+	*skbp = ronic_rx_xdp_skb(xdp);
+	if (unlikely(!*skbp)) {
+		ronic_xdp_buff_free(ring->pp, xdp, true);
+		return RONIC_RX_DROPPED;
+	}
+	return RONIC_RX_SKB;
 }
 
 static void ronic_rx_deliver(struct ronic_ring *ring, union ronic_rx_desc *desc,
 			     struct sk_buff *skb, u32 staterr)
 {
+	u16 tci;
+
 	ronic_rx_hash(ring, desc, skb);
 	ronic_rx_checksum(ring, skb, staterr);
-	/* VP with CTRL.VME: the device took the tag off and left it here. */
-	if ((staterr & RONIC_RXD_STAT_VP) &&
-	    (ring->netdev->features & NETIF_F_HW_VLAN_CTAG_RX))
-		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
-				       le16_to_cpu(desc->wb.vlan));
+	if (ronic_rx_vlan_stripped(ring->netdev, desc, &tci))
+		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), tci);
 	skb_record_rx_queue(skb, ring->queue_index);
 	skb->protocol = eth_type_trans(skb, ring->netdev);
 	napi_gro_receive(&ring->q_vector->napi, skb);
@@ -748,10 +851,10 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 	struct ronic_rx_pending pending = { };
 	unsigned int packets = 0, bytes = 0;
 	u16 cleaned = ronic_desc_unused(ring);
-	u32 staterr, len, offset, metasize;
 	union ronic_rx_desc *desc;
 	struct ronic_rx_buffer buf;
 	struct sk_buff *skb;
+	u32 staterr, len;
 
 	while (packets < budget) {
 		if (cleaned >= RONIC_RX_REFILL_BATCH) {
@@ -767,42 +870,48 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 		dma_rmb();
 
 		len = le16_to_cpu(desc->wb.length);
-		offset = RONIC_RX_HEADROOM;
-		metasize = 0;
 		buf = ring->rx_buf[ring->next_to_clean];
 		ring->rx_buf[ring->next_to_clean].page = NULL;
 		ring->next_to_clean = ronic_ring_next(ring, ring->next_to_clean);
 		cleaned++;
 
 		ronic_dma_rx_sync_for_cpu(ring->pp, buf.page,
-					  buf.page_offset + offset, len);
+					  buf.page_offset + RONIC_RX_HEADROOM, len);
 
-		/* XDP sees whole single-buffer frames; the MTU limit keeps them so. */
-		if (prog && !ring->rx_skb && !ring->rx_discard &&
-		    (staterr & RONIC_RXD_STAT_EOP) &&
-		    !(staterr & RONIC_RXD_ERR_FRAME)) {
-			u32 wire_len = len;
-
-			if (ronic_rx_xdp(ring, prog, &buf, &offset, &len,
-					 &metasize, &pending)) {
+		/*
+		 * A frame started one way ends that way, whatever happened to
+		 * the program in between.
+		 */
+		if (ring->rx_xdp_open || (prog && !ring->rx_skb)) {
+			skb = NULL;
+			switch (ronic_rx_xdp(ring, prog, &buf, desc, len,
+					     staterr, &pending, &len, &skb)) {
+			case RONIC_RX_MORE:
+				continue;
+			case RONIC_RX_DROPPED:
+				ronic_rx_count_drop(ring);
+				continue;
+			case RONIC_RX_CONSUMED:
 				packets++;
-				bytes += wire_len;
+				bytes += len;
+				continue;
+			case RONIC_RX_SKB:
+				break;
+			}
+		} else {
+			ronic_rx_add_buffer(ring, &buf, RONIC_RX_HEADROOM, len, 0);
+			if (!(staterr & RONIC_RXD_STAT_EOP))
+				continue;
+
+			skb = ring->rx_skb;
+			ring->rx_skb = NULL;
+			if (ring->rx_discard || (staterr & RONIC_RXD_ERR_FRAME)) {
+				ring->rx_discard = false;
+				if (skb)
+					dev_kfree_skb_any(skb);
+				ronic_rx_count_drop(ring);
 				continue;
 			}
-		}
-
-		ronic_rx_add_buffer(ring, &buf, offset, len, metasize);
-		if (!(staterr & RONIC_RXD_STAT_EOP))
-			continue;
-
-		skb = ring->rx_skb;
-		ring->rx_skb = NULL;
-		if (ring->rx_discard || (staterr & RONIC_RXD_ERR_FRAME)) {
-			ring->rx_discard = false;
-			if (skb)
-				dev_kfree_skb_any(skb);
-			ronic_rx_count_drop(ring);
-			continue;
 		}
 
 		packets++;

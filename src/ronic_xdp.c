@@ -14,8 +14,17 @@
 #include "ronic_hw.h"
 #include "ronic_xdp.h"
 
-/* Largest frame one rx buffer holds: single-buffer programs fit in it. */
+/*
+ * Largest MTU whose frames fit one rx buffer: the limit of programs that
+ * take single-buffer frames only. A program that declares fragments
+ * (SEC("xdp.frags"), BPF_F_XDP_HAS_FRAGS) takes any MTU the port does.
+ */
 #define RONIC_XDP_MAX_MTU	(RONIC_RX_BUF_LEN - ETH_HLEN - 2 * VLAN_HLEN)
+
+static bool ronic_xdp_mtu_fits(const struct bpf_prog *prog, unsigned int mtu)
+{
+	return !prog || prog->aux->xdp_has_frags || mtu <= RONIC_XDP_MAX_MTU;
+}
 
 /**
  * ronic_xdp_check_mtu - whether the attached program can carry an MTU
@@ -27,7 +36,7 @@
 int ronic_xdp_check_mtu(struct ronic_adapter *adapter, int mtu)
 {
 	/* ndo_change_mtu has no extack: the limit is in the man page. */
-	if (adapter->xdp_prog && mtu > RONIC_XDP_MAX_MTU)
+	if (!ronic_xdp_mtu_fits(adapter->xdp_prog, mtu))
 		return -EINVAL;
 	return 0;
 }
@@ -87,29 +96,53 @@ static void ronic_xdp_unlock(struct ronic_ring *ring, bool locked)
 		__release(&ring->xdp_lock);
 }
 
-/* Queue one frame on an XDP ring, its lock held. Return: 0 or -ENOSPC. */
-static int ronic_xdp_queue(struct ronic_ring *ring, struct xdp_frame *xdpf,
-			   dma_addr_t addr, enum ronic_tx_buf_type type)
+/* The descriptors a frame takes: its head and one per fragment. */
+static u16 ronic_xdp_frame_parts(struct xdp_frame *xdpf)
+{
+	if (!xdp_frame_has_frags(xdpf))
+		return 1;
+	return 1 + xdp_get_shared_info_from_frame(xdpf)->nr_frags;
+}
+
+/*
+ * Describe part @part of a frame of @parts parts in slot @i. Every
+ * descriptor of a frame carries the frame's length (PAYLEN); its last
+ * one ends it and asks for a status write-back.
+ */
+static void ronic_xdp_write_part(struct ronic_ring *ring, u16 i, dma_addr_t addr,
+				 u32 len, u32 frame_len, bool last)
+{
+	struct ronic_tx_desc *desc = ronic_tx_desc(ring, i);
+	u32 cmd = RONIC_TXD_DTYP_DATA | RONIC_TXD_CMD_DEXT | RONIC_TXD_CMD_IFCS;
+
+	if (last)
+		cmd |= RONIC_TXD_CMD_EOP | RONIC_TXD_CMD_RS;
+	desc->addr = cpu_to_le64(addr);
+	desc->cmd_type_len = cpu_to_le32(cmd | len);
+	desc->olinfo_status = cpu_to_le32(frame_len << RONIC_TXD_PAYLEN_SHIFT);
+}
+
+/*
+ * Hand a frame whose @parts descriptors are written from next_to_use on
+ * to tx clean, its lock held.
+ */
+static void ronic_xdp_publish(struct ronic_ring *ring, struct xdp_frame *xdpf,
+			      u16 parts, enum ronic_tx_buf_type type)
 {
 	u16 i = ring->next_to_use;
 	struct ronic_tx_buffer *buf = &ring->tx_buf[i];
-	struct ronic_tx_desc *desc = ronic_tx_desc(ring, i);
-
-	desc->addr = cpu_to_le64(addr);
-	desc->cmd_type_len = cpu_to_le32(RONIC_TXD_DTYP_DATA | RONIC_TXD_CMD_DEXT |
-					 RONIC_TXD_CMD_IFCS | RONIC_TXD_CMD_EOP |
-					 RONIC_TXD_CMD_RS | xdpf->len);
-	desc->olinfo_status = cpu_to_le32(xdpf->len << RONIC_TXD_PAYLEN_SHIFT);
+	struct ronic_tx_desc *eop;
 
 	buf->xdpf = xdpf;
 	buf->type = type;
-	buf->bytes = xdpf->len;
+	buf->bytes = xdp_get_frame_len(xdpf);
 	buf->segs = 1;
+	i = (i + parts - 1) % ring->count;
+	eop = ronic_tx_desc(ring, i);
 	ring->next_to_use = ronic_ring_next(ring, i);
-	/* The slot before the pointer that lets clean look at it. */
+	/* The slots before the pointer that lets clean look at them. */
 	smp_wmb();
-	WRITE_ONCE(buf->eop_desc, desc);
-	return 0;
+	WRITE_ONCE(buf->eop_desc, eop);
 }
 
 /**
@@ -125,30 +158,63 @@ void ronic_xdp_ring_doorbell(struct ronic_ring *ring)
 	ronic_xdp_unlock(ring, locked);
 }
 
+/*
+ * An rx pool page's part going out again: it keeps the pool's mapping,
+ * and only the bytes sent are synced. Pool pages may be compound: the
+ * head page holds the mapping.
+ */
+static dma_addr_t ronic_xdp_pool_part(struct ronic_ring *ring, struct page *page,
+				      u32 offset, u32 len)
+{
+	dma_addr_t addr = ronic_dma_rx_page_addr(page) + offset;
+
+	ronic_dma_rx_sync_for_device(ring->dma, addr, len);
+	return addr;
+}
+
+/* Queue an XDP_TX frame, head and fragments, its lock held. */
+static int ronic_xdp_queue_tx(struct ronic_ring *ring, struct xdp_frame *xdpf)
+{
+	struct page *head = virt_to_head_page(xdpf->data);
+	u32 frame_len = xdp_get_frame_len(xdpf);
+	u16 parts = ronic_xdp_frame_parts(xdpf);
+	struct skb_shared_info *sinfo;
+	u16 i = ring->next_to_use;
+	skb_frag_t *frag;
+	dma_addr_t addr;
+	u16 f;
+
+	if (unlikely(ronic_desc_unused(ring) < parts))
+		return -ENOSPC;
+	addr = ronic_xdp_pool_part(ring, head, xdpf->data - page_address(head),
+				   xdpf->len);
+	ronic_xdp_write_part(ring, i, addr, xdpf->len, frame_len, parts == 1);
+	sinfo = xdp_get_shared_info_from_frame(xdpf);
+	for (f = 1; f < parts; f++) {
+		frag = &sinfo->frags[f - 1];
+		i = ronic_ring_next(ring, i);
+		addr = ronic_xdp_pool_part(ring, skb_frag_page(frag),
+					   skb_frag_off(frag), skb_frag_size(frag));
+		ronic_xdp_write_part(ring, i, addr, skb_frag_size(frag),
+				     frame_len, f == parts - 1);
+	}
+	ronic_xdp_publish(ring, xdpf, parts, RONIC_TX_BUF_XDP_TX);
+	return 0;
+}
+
 static int ronic_xdp_tx_buff(struct ronic_adapter *adapter, struct xdp_buff *xdp,
 			     struct ronic_ring **tx_ring)
 {
 	struct xdp_frame *xdpf = xdp_convert_buff_to_frame(xdp);
 	struct ronic_ring *ring = ronic_xdp_ring_for_cpu(adapter);
-	struct page *page;
-	dma_addr_t addr;
-	int err = -ENOSPC;
 	bool locked;
+	int err;
 
 	if (unlikely(!xdpf || !ring))
 		return -EINVAL;
 
-	/*
-	 * The page keeps the pool's mapping: only the frame is synced. Pool
-	 * pages may be compound: the head page holds the mapping.
-	 */
-	page = virt_to_head_page(xdpf->data);
-	addr = ronic_dma_rx_page_addr(page) + (xdpf->data - page_address(page));
-	ronic_dma_rx_sync_for_device(ring->dma, addr, xdpf->len);
-
 	locked = ronic_xdp_lock(ring);
-	if (likely(ronic_desc_unused(ring)))
-		err = ronic_xdp_queue(ring, xdpf, addr, RONIC_TX_BUF_XDP_TX);
+	err = ronic_xdp_queue_tx(ring, xdpf);
 	if (locked && !err) {
 		u64_stats_update_begin(&ring->xmit_syncp);
 		u64_stats_inc(&ring->xdp_stats.xdp_locked);
@@ -161,46 +227,57 @@ static int ronic_xdp_tx_buff(struct ronic_adapter *adapter, struct xdp_buff *xdp
 }
 
 /**
+ * ronic_xdp_buff_free - return a received frame's buffers to their pool
+ * @pp: the rx ring's pool
+ * @xdp: the frame: its head and any fragments
+ * @napi: called from the ring's NAPI poll (the pool's direct cache)
+ */
+void ronic_xdp_buff_free(struct page_pool *pp, struct xdp_buff *xdp, bool napi)
+{
+	struct skb_shared_info *sinfo;
+	u32 f;
+
+	if (xdp_buff_has_frags(xdp)) {
+		sinfo = xdp_get_shared_info_from_buff(xdp);
+		for (f = 0; f < sinfo->nr_frags; f++)
+			page_pool_put_full_page(pp, skb_frag_page(&sinfo->frags[f]),
+						napi);
+	}
+	page_pool_put_full_page(pp, virt_to_head_page(xdp->data), napi);
+}
+
+/**
  * ronic_xdp_run - run the program on one received frame
  * @rx_ring: where it came in
  * @prog: the program
- * @buf: its slot, in a page of the ring's pool
- * @offset: where the frame starts in the slot; updated for XDP_PASS
- * @len: its length; updated for XDP_PASS
- * @metasize: metadata the program left in front of the frame
+ * @xdp: the frame, in buffers of the ring's pool; for XDP_PASS, what the
+ *	program left of it
  * @tx_ring: set to the XDP ring a frame went to with XDP_TX
  *
- * Return: what the poll does next with the frame.
+ * Return: what the poll does next with the frame. Unless it is
+ * RONIC_XDP_PASS, the frame's buffers are no longer the poll's.
  */
 enum ronic_xdp_verdict ronic_xdp_run(struct ronic_ring *rx_ring,
 				     struct bpf_prog *prog,
-				     const struct ronic_rx_buffer *buf,
-				     u32 *offset, u32 *len, u32 *metasize,
+				     struct xdp_buff *xdp,
 				     struct ronic_ring **tx_ring)
 {
 	struct ronic_adapter *adapter = rx_ring->q_vector->adapter;
 	struct net_device *netdev = rx_ring->netdev;
-	struct xdp_buff xdp;
 	u32 act;
 
-	xdp_init_buff(&xdp, RONIC_RX_SLOT_LEN, &rx_ring->xdp_rxq);
-	xdp_prepare_buff(&xdp, ronic_rx_slot_va(buf), *offset, *len, true);
-
-	act = bpf_prog_run_xdp(prog, &xdp);
+	act = bpf_prog_run_xdp(prog, xdp);
 	switch (act) {
 	case XDP_PASS:
-		*offset = xdp.data - xdp.data_hard_start;
-		*len = xdp.data_end - xdp.data;
-		*metasize = xdp.data - xdp.data_meta;
 		ronic_xdp_stat(rx_ring, &rx_ring->rx_stats.xdp_pass);
 		return RONIC_XDP_PASS;
 	case XDP_TX:
-		if (ronic_xdp_tx_buff(adapter, &xdp, tx_ring))
+		if (ronic_xdp_tx_buff(adapter, xdp, tx_ring))
 			goto failed;
 		ronic_xdp_stat(rx_ring, &rx_ring->rx_stats.xdp_tx);
 		return RONIC_XDP_TX;
 	case XDP_REDIRECT:
-		if (xdp_do_redirect(netdev, &xdp, prog))
+		if (xdp_do_redirect(netdev, xdp, prog))
 			goto failed;
 		ronic_xdp_stat(rx_ring, &rx_ring->rx_stats.xdp_redirect);
 		return RONIC_XDP_REDIRECT;
@@ -215,13 +292,13 @@ enum ronic_xdp_verdict ronic_xdp_run(struct ronic_ring *rx_ring,
 		ronic_xdp_stat(rx_ring, &rx_ring->rx_stats.xdp_drop);
 		break;
 	}
-	page_pool_recycle_direct(rx_ring->pp, buf->page);
+	ronic_xdp_buff_free(rx_ring->pp, xdp, true);
 	return RONIC_XDP_CONSUMED;
 
 failed:
 	trace_xdp_exception(netdev, prog, act);
 	ronic_xdp_stat(rx_ring, &rx_ring->rx_stats.xdp_tx_errors);
-	page_pool_recycle_direct(rx_ring->pp, buf->page);
+	ronic_xdp_buff_free(rx_ring->pp, xdp, true);
 	return RONIC_XDP_CONSUMED;
 }
 
@@ -244,16 +321,26 @@ bool ronic_xdp_clean_ring(struct ronic_ring *ring)
 {
 	unsigned int packets = 0, bytes = 0, budget = ring->count;
 	u16 i = ring->next_to_clean;
-	struct ronic_tx_buffer *buf;
+	struct ronic_tx_desc *eop, *desc;
+	struct ronic_tx_buffer *head;
+	struct xdp_frame *xdpf;
 
 	for (; budget; budget--) {
-		if (!ronic_tx_reap_eop(ring, i))
+		eop = ronic_tx_reap_eop(ring, i);
+		if (!eop)
 			break;
-		buf = &ring->tx_buf[i];
+		head = &ring->tx_buf[i];
 		packets++;
-		bytes += buf->bytes;
-		ronic_xdp_release_slot(ring, buf);
-		i = ronic_ring_next(ring, i);
+		bytes += head->bytes;
+		xdpf = head->xdpf;
+		head->xdpf = NULL;
+		do {
+			desc = ronic_tx_desc(ring, i);
+			ronic_dma_unmap_tx(ring->dma, &ring->tx_buf[i].map);
+			i = ronic_ring_next(ring, i);
+		} while (desc != eop);
+		/* Returned only once unmapped, as in tx clean. */
+		xdp_return_frame(xdpf);
 	}
 	/* Producers on other CPUs read next_to_clean for free space. */
 	smp_store_release(&ring->next_to_clean, i);
@@ -282,11 +369,60 @@ void ronic_xdp_ring_clean_all(struct ronic_ring *ring)
 	ring->next_to_clean = 0;
 }
 
+/*
+ * Map part @part of a redirected frame (0: its head, then its fragments)
+ * into slot @i. Return: 0 or the mapping's error.
+ */
+static int ronic_xdp_map_part(struct ronic_ring *ring, struct xdp_frame *xdpf,
+			      u16 part, u16 i)
+{
+	struct ronic_dma_map *map = &ring->tx_buf[i].map;
+	skb_frag_t *frag;
+
+	if (!part)
+		return ronic_dma_map_tx_data(ring->dma, xdpf->data, xdpf->len, map);
+	frag = &xdp_get_shared_info_from_frame(xdpf)->frags[part - 1];
+	return ronic_dma_map_tx_data(ring->dma, skb_frag_address(frag),
+				     skb_frag_size(frag), map);
+}
+
+/*
+ * Queue a frame redirected from elsewhere, mapping each of its parts, its
+ * lock held. Return: 0, -ENOSPC or a mapping's error (nothing kept mapped).
+ */
+static int ronic_xdp_queue_xmit(struct ronic_ring *ring, struct xdp_frame *xdpf)
+{
+	u32 frame_len = xdp_get_frame_len(xdpf);
+	u16 parts = ronic_xdp_frame_parts(xdpf);
+	u16 first = ring->next_to_use, i = first, part;
+	struct ronic_dma_map *map;
+	int err;
+
+	if (unlikely(ronic_desc_unused(ring) < parts))
+		return -ENOSPC;
+	for (part = 0; part < parts; part++) {
+		err = ronic_xdp_map_part(ring, xdpf, part, i);
+		if (unlikely(err))
+			goto unmap;
+		map = &ring->tx_buf[i].map;
+		ronic_xdp_write_part(ring, i, map->addr, map->len, frame_len,
+				     part == parts - 1);
+		i = ronic_ring_next(ring, i);
+	}
+	ronic_xdp_publish(ring, xdpf, parts, RONIC_TX_BUF_XDP_XMIT);
+	return 0;
+
+unmap:
+	for (i = first; part--; i = ronic_ring_next(ring, i))
+		ronic_dma_unmap_tx(ring->dma, &ring->tx_buf[i].map);
+	return err;
+}
+
 /**
  * ronic_xdp_xmit - ndo_xdp_xmit: frames redirected to this port
  * @netdev: the port
  * @n: frames
- * @frames: the frames
+ * @frames: the frames, each a head and any fragments
  * @flags: XDP_XMIT_FLUSH to ring the doorbell
  *
  * Return: frames queued (the caller frees the others), or -ENETDOWN.
@@ -295,7 +431,6 @@ int ronic_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
 		   u32 flags)
 {
 	struct ronic_adapter *adapter = netdev_priv(netdev);
-	struct ronic_dma_map map;
 	struct ronic_ring *ring;
 	bool locked;
 	int sent;
@@ -309,15 +444,9 @@ int ronic_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
 		return -ENXIO;
 
 	locked = ronic_xdp_lock(ring);
-	for (sent = 0; sent < n; sent++) {
-		struct xdp_frame *xdpf = frames[sent];
-
-		if (!ronic_desc_unused(ring) ||
-		    ronic_dma_map_tx_data(ring->dma, xdpf->data, xdpf->len, &map))
+	for (sent = 0; sent < n; sent++)
+		if (ronic_xdp_queue_xmit(ring, frames[sent]))
 			break;
-		ring->tx_buf[ring->next_to_use].map = map;
-		ronic_xdp_queue(ring, xdpf, map.addr, RONIC_TX_BUF_XDP_XMIT);
-	}
 	u64_stats_update_begin(&ring->xmit_syncp);
 	u64_stats_add(&ring->xdp_stats.xdp_xmit, sent);
 	u64_stats_add(&ring->xdp_stats.xdp_tx_errors, n - sent);
@@ -342,8 +471,9 @@ static int ronic_xdp_setup(struct ronic_adapter *adapter, struct bpf_prog *prog,
 			NL_SET_ERR_MSG_MOD(extack, "XDP needs MSI-X and a free hardware tx queue");
 			return -EOPNOTSUPP;
 		}
-		if (netdev->mtu > RONIC_XDP_MAX_MTU) {
-			NL_SET_ERR_MSG_FMT_MOD(extack, "MTU %u too large for XDP: at most %u",
+		if (!ronic_xdp_mtu_fits(prog, netdev->mtu)) {
+			NL_SET_ERR_MSG_FMT_MOD(extack,
+					       "MTU %u too large for XDP without frags: at most %u",
 					       netdev->mtu, RONIC_XDP_MAX_MTU);
 			return -EINVAL;
 		}
@@ -363,6 +493,58 @@ static int ronic_xdp_setup(struct ronic_adapter *adapter, struct bpf_prog *prog,
 		bpf_prog_put(old);
 	return 0;
 }
+
+#ifdef RONIC_HAVE_XDP_METADATA_OPS
+/* The XDP name of each RSS type the device reports. */
+static const enum xdp_rss_hash_type ronic_xdp_rss_types[RONIC_RSS_TYPES] = {
+	[RONIC_RSS_NONE]	= XDP_RSS_TYPE_NONE,
+	[RONIC_RSS_IPV4_TCP]	= XDP_RSS_TYPE_L4_IPV4_TCP,
+	[RONIC_RSS_IPV4]	= XDP_RSS_TYPE_L3_IPV4,
+	[RONIC_RSS_IPV6_TCP]	= XDP_RSS_TYPE_L4_IPV6_TCP,
+	[RONIC_RSS_IPV6_EX]	= XDP_RSS_TYPE_L3_IPV6_EX,
+	[RONIC_RSS_IPV6]	= XDP_RSS_TYPE_L3_IPV6,
+	[RONIC_RSS_IPV6_TCP_EX]	= XDP_RSS_TYPE_L4_IPV6_TCP_EX,
+	[RONIC_RSS_IPV4_UDP]	= XDP_RSS_TYPE_L4_IPV4_UDP,
+	[RONIC_RSS_IPV6_UDP]	= XDP_RSS_TYPE_L4_IPV6_UDP,
+	[RONIC_RSS_IPV6_UDP_EX]	= XDP_RSS_TYPE_L4_IPV6_UDP_EX,
+};
+
+/* bpf_xdp_metadata_rx_hash(): the hash the rx queue was chosen by. */
+static int ronic_xdp_rx_hash(const struct xdp_md *ctx, u32 *hash,
+			     enum xdp_rss_hash_type *rss_type)
+{
+	const struct ronic_xdp_buff *rxb = (const void *)ctx;
+	enum ronic_rss_type type;
+
+	type = ronic_rx_rss_type(rxb->xdp.rxq->dev, rxb->desc);
+	if (type == RONIC_RSS_NONE)
+		return -ENODATA;
+	*hash = le32_to_cpu(rxb->desc->wb.rss_hash);
+	*rss_type = ronic_xdp_rss_types[type];
+	return 0;
+}
+
+#ifdef RONIC_HAVE_XMO_RX_VLAN_TAG
+/* bpf_xdp_metadata_rx_vlan_tag(): the 802.1Q tag the device took off. */
+static int ronic_xdp_rx_vlan_tag(const struct xdp_md *ctx, __be16 *vlan_proto,
+				 u16 *vlan_tci)
+{
+	const struct ronic_xdp_buff *rxb = (const void *)ctx;
+
+	if (!ronic_rx_vlan_stripped(rxb->xdp.rxq->dev, rxb->desc, vlan_tci))
+		return -ENODATA;
+	*vlan_proto = htons(ETH_P_8021Q);
+	return 0;
+}
+#endif
+
+const struct xdp_metadata_ops ronic_xdp_metadata_ops = {
+	.xmo_rx_hash		= ronic_xdp_rx_hash,
+#ifdef RONIC_HAVE_XMO_RX_VLAN_TAG
+	.xmo_rx_vlan_tag	= ronic_xdp_rx_vlan_tag,
+#endif
+};
+#endif
 
 /**
  * ronic_xdp_bpf - ndo_bpf

@@ -4,7 +4,7 @@
 # Guest side of t-ethtool: the ethtool surface of ronic (port A, root
 # netns) against a ronic peer: counters, rings, channels, coalescing,
 # register dump, pause (and SRRCTL.DROP_EN following it), EEPROM dump,
-# timestamping, LED identify, RSS, link settings, and the relaxed-ordering
+# timestamping, LED identify, RSS, link settings, loopback, and the relaxed-ordering
 # private flags, the port still carrying traffic after each change; data
 # checked by sha256 with the offloads off and on; TSO
 # descriptor savings, XPS. Then the bad-input table (badinput.sh: every
@@ -15,7 +15,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
-plan 100
+plan 107
 
 # refused NAME CMD...: the command must fail, and the port keep working.
 refused() {
@@ -313,6 +313,36 @@ check "ethtool -s autoneg on" ethtool -s "$NIC_A" autoneg on
 [ "$(ctrl_bits 11 1)$(ctrl_bits 12 1)" = 00 ] && pass "autoneg on: CTRL.FRCSPD and FRCDPX clear" ||
 	fail "autoneg on: CTRL.FRCSPD and FRCDPX clear" "FRCSPD FRCDPX = $(ctrl_bits 11 1) $(ctrl_bits 12 1)"
 works && pass "link back after link settings" || fail "link back after link settings"
+
+# Loopback (ethtool -K loopback): frames A sends come back to A and none
+# reach the peer; off again, they reach the peer. Counted by EtherType
+# 0x88b5 on both ends at once (rawframes.py: A's own sends not counted).
+RAW=$RONIC_TOP/scripts/guest/rawframes.py
+# raw_round DST: 100 frames from A to DST; prints "A-got B-got".
+raw_round() {
+	local a b
+	python3 "$RAW" count "$NIC_A" 0x88b5 4 > /tmp/raw-a &
+	a=$!
+	in_ns "$PEER_NS" python3 "$RAW" count "$NIC_B" 0x88b5 4 > /tmp/raw-b &
+	b=$!
+	sleep 0.5
+	python3 "$RAW" send "$NIC_A" 100 0x88b5 "$1"
+	wait "$a" "$b"
+	echo "$(cat /tmp/raw-a) $(cat /tmp/raw-b)"
+}
+mac_b=$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
+check "ethtool -K loopback on" ethtool -K "$NIC_A" loopback on
+ethtool -k "$NIC_A" | grep -q '^loopback: on' && pass "ethtool -k shows loopback on" ||
+	fail "ethtool -k shows loopback on" "$(ethtool -k "$NIC_A" | grep '^loopback')"
+wait_until 10 has_carrier "" "$NIC_A"
+got=$(raw_round "$(cat "/sys/class/net/$NIC_A/address")")
+[ "$got" = "100 0" ] && pass "loopback on: 100 of 100 frames back at A, 0 at the peer" ||
+	fail "loopback on: frames back at A and none at the peer" "A got, peer got: $got"
+check "ethtool -K loopback off" ethtool -K "$NIC_A" loopback off
+works && pass "traffic after loopback off" || fail "traffic after loopback off"
+got=$(raw_round "$mac_b")
+[ "${got#* }" = 100 ] && pass "loopback off: 100 of 100 frames at the peer" ||
+	fail "loopback off: frames at the peer" "A got, peer got: $got"
 
 # Offloads toggle
 for f in rx tx sg tso rxhash; do

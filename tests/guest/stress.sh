@@ -14,7 +14,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
-plan 21
+plan 22
 
 DATA=/tmp/stress.bin		# sent both ways in each sha256 check
 DATA_MB=${RONIC_STRESS_DATA_MB:-64}
@@ -343,7 +343,61 @@ tx_hang_phase() {
 	fi
 }
 
+# tx_reporter FIELD: the devlink "tx" health reporter's FIELD (error,
+# recover, state, auto_recover) for port A.
+tx_reporter() {
+	devlink -j health show "pci/$BDF_A" reporter tx |
+		jq -r ".health[\"pci/$BDF_A\"][0].$1"
+}
+
+# devlink_tx_phase: the tx hang above went to devlink's "tx" reporter
+# (counted, dumped with the hung queue, recovered); diagnose lists every
+# queue; with auto_recover off a second hang is counted but waits, frozen,
+# until "devlink health recover" resets the port.
+devlink_tx_phase() {
+	local hang=/sys/kernel/debug/ronic/$BDF_A/tx_hang_queue q=$((NQ - 1))
+	local err='' e0 r0 n out
+	[ "$(tx_reporter error)" -ge 1 ] && [ "$(tx_reporter recover)" -ge 1 ] ||
+		err="reporter after the hang: error $(tx_reporter error), recover $(tx_reporter recover)"
+	out=$(devlink -j health dump show "pci/$BDF_A" reporter tx 2>&1)
+	[ "$(echo "$out" | jq -r '.hung_queue' 2>/dev/null)" = "$q" ] ||
+		err=${err:-"dump does not name queue $q: $(echo "$out" | head -c 300)"}
+	n=$(devlink -j health diagnose "pci/$BDF_A" reporter tx | jq -r '.queues | length')
+	[ "$n" = "$NQ" ] || err=${err:-"diagnose lists $n queues, not $NQ"}
+	devlink health set "pci/$BDF_A" reporter tx auto_recover false
+	e0=$(tx_reporter error)
+	r0=$(tx_reporter recover)
+	stream_start
+	echo "$q" > "$hang"
+	expect_reports 1 'NETDEV WATCHDOG|transmit queue [0-9]+ timed out'
+	pktgen_start "" "$NIC_A" "$ADDR_B4" \
+		"$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")" "$q"
+	wait_until 30 sh -c "[ \$(devlink -j health show pci/$BDF_A reporter tx | jq -r '.health[\"pci/$BDF_A\"][0].error') -gt $e0 ]" ||
+		err=${err:-"auto_recover off: no second error counted"}
+	sleep 1
+	[ "$(cat "$hang")" = "$q" ] && [ "$(tx_reporter recover)" = "$r0" ] ||
+		err=${err:-"auto_recover off: recovered anyway (freeze $(cat "$hang"), recover $r0 -> $(tx_reporter recover))"}
+	devlink health recover "pci/$BDF_A" reporter tx ||
+		err=${err:-"devlink health recover failed"}
+	wait_until 10 sh -c "[ \"\$(cat $hang)\" = none ]" ||
+		err=${err:-"devlink health recover did not reset the port"}
+	[ "$(tx_reporter recover)" -gt "$r0" ] ||
+		err=${err:-"recover count $r0 -> $(tx_reporter recover)"}
+	pktgen_stop ""
+	devlink health set "pci/$BDF_A" reporter tx auto_recover true
+	wait_until 20 has_carrier "" "$NIC_A"
+	stream_alive || err=${err:-"iperf3 connection did not resume after devlink health recover"}
+	stream_stop
+	if [ -z "$err" ]; then
+		timeouts_recovered=$((timeouts_recovered + 1))
+		pass "stress: devlink tx reporter: hang counted, dumped (queue $q), diagnosed ($n queues); auto_recover off holds a second one until devlink health recover resets the port"
+	else
+		fail "stress: devlink tx reporter" "$err"
+	fi
+}
+
 tx_hang_phase
+devlink_tx_phase
 data_check "tx hang"
 
 # ---------------------------------------------------------------- tx 64

@@ -46,9 +46,11 @@ xdp_off() {
 	ip link set dev "$NIC_A" xdpdrv off
 }
 
-# Flood pings from the peer; print how many replies came back.
+# Flood pings (of PING_SIZE bytes of data, 56) from the peer; print how
+# many replies came back.
 peer_pings() {
-	ip netns exec "$PEER_NS" ping -q -c "$N" -i 0.002 -W 1 "$ADDR_A4" 2>/dev/null |
+	ip netns exec "$PEER_NS" ping -q -c "$N" -s "${PING_SIZE:-56}" -i 0.002 -W 1 \
+		"$ADDR_A4" 2>/dev/null |
 		sed -n 's/.* \([0-9]*\) received.*/\1/p'
 }
 
@@ -165,11 +167,208 @@ check_errors() {
 check_features() {
 	local feats
 	feats=$(python3 "$RONIC_TOP/scripts/guest/netdev-features.py" "$NIC_A" 2>&1)
-	for f in basic redirect ndo-xmit; do
+	for f in basic redirect ndo-xmit rx-sg ndo-xmit-sg; do
 		skip_lacking XDP_FEATURES "xdp-features has $f" && continue
 		echo "$feats" | grep -qw "$f" && pass "xdp-features has $f" ||
 			fail "xdp-features has $f" "$feats"
 	done
+}
+
+peer_rx_bytes() {
+	ip netns exec "$PEER_NS" cat "/sys/class/net/$NIC_B/statistics/rx_bytes"
+}
+
+# sized_case PROG COUNTER BYTES: action_case's echoed case with pings of
+# 8000 bytes (8042-byte frames: four rx buffers), and the frames that
+# came back to the peer must be BYTES long on average (within 2%: the
+# whole frame went out, fragments included, or what the program left).
+sized_case() {
+	local prog=$1 bytes=$3 b0 p0 b1 p1 avg
+	b0=$(peer_rx_bytes)
+	p0=$(peer_rx)
+	PING_SIZE=8000 action_case "$prog" "$2" echoed
+	b1=$(peer_rx_bytes)
+	p1=$(peer_rx)
+	avg=$(( (b1 - b0) / ((p1 - p0) > 0 ? p1 - p0 : 1) ))
+	[ $((avg * 100)) -ge $((bytes * 98)) ] && [ $((avg * 100)) -le $((bytes * 102)) ] &&
+		pass "$prog: frames back at the peer are $avg bytes (want $bytes)" ||
+		fail "$prog: length of the frames back at the peer" "$avg bytes, want $bytes"
+}
+
+# check_multibuffer: MTU 9000 on both ports and programs that declare
+# fragments (xdp.frags): attach, every action on frames of four buffers,
+# a tail cut that frees fragments, a sha256-checked transfer through
+# XDP_PASS; a program without fragments is refused there, in either order.
+check_multibuffer() {
+	local out file=/tmp/xdp-mb.bin p0 p1
+	ip link set dev "$NIC_A" mtu 9000
+	ip -n "$PEER_NS" link set dev "$NIC_B" mtu 9000
+	wait_until 20 has_carrier "" "$NIC_A"
+	wait_until 20 has_carrier "$PEER_NS" "$NIC_B"
+	if out=$(xdp_on xdp_pass_frags); then
+		pass "xdp.frags program attached at MTU 9000"
+	else
+		fail "xdp.frags program attached at MTU 9000" "$out"
+	fi
+	if out=$(xdp_on xdp_pass); then
+		fail "a program without frags replacing one with them at MTU 9000 is refused" "accepted"
+	else
+		echo "$out" | grep -q "without frags" &&
+			pass "a program without frags replacing one with them at MTU 9000 is refused: $(echo "$out" | grep -o 'MTU.*frags[^"]*' | head -1)" ||
+			fail "a program without frags at MTU 9000: message" "$out"
+	fi
+	xdp_off
+	PING_SIZE=8000 action_case xdp_pass_frags "rx[0-9]+_xdp_pass" replies
+	PING_SIZE=8000 action_case xdp_drop_frags "rx[0-9]+_xdp_drop" none
+	sized_case xdp_tx_back_frags "rx[0-9]+_xdp_tx" 8042
+	sized_case xdp_redirect_back_frags "rx[0-9]+_xdp_redirect" 8042
+	sized_case xdp_trim_tx_frags "rx[0-9]+_xdp_tx" 6042
+	xdp_on xdp_pass_frags > /dev/null
+	sha_file "$file" 32
+	p0=$(sum_stat "" "$NIC_A" "rx[0-9]+_xdp_pass")
+	sha_send "$file" 5400 120 &&
+		pass "32 MiB each way at MTU 9000 through an xdp.frags XDP_PASS: sha256 matches" ||
+		fail "32 MiB each way at MTU 9000 through an xdp.frags XDP_PASS" "sha256 differs"
+	p1=$(sum_stat "" "$NIC_A" "rx[0-9]+_xdp_pass")
+	# 32 MiB in frames of at most 9000 bytes: at least 3728 of them.
+	[ $((p1 - p0)) -ge 3728 ] &&
+		pass "the transfer went through the program: xdp_pass grew by $((p1 - p0))" ||
+		fail "the transfer went through the program" "xdp_pass grew by $((p1 - p0))"
+	xdp_off
+	rm -f "$file" "$file.sha256"
+	ip link set dev "$NIC_A" mtu 1500
+	xdp_on xdp_pass_frags > /dev/null
+	if ip link set dev "$NIC_A" mtu 9000 2>/dev/null; then
+		pass "MTU 9000 under an xdp.frags program is accepted"
+	else
+		fail "MTU 9000 under an xdp.frags program is accepted" "refused"
+	fi
+	xdp_off
+	ip link set dev "$NIC_A" mtu 1500
+	ip -n "$PEER_NS" link set dev "$NIC_B" mtu 1500
+	check "port works after the multi-buffer cases" works
+}
+
+# rx metadata (bpf_xdp_metadata_rx_hash, _rx_vlan_tag): tests/xdp/ronic_meta
+# keeps the driver's answers for the last TCP (port 5500), UDP (5501) and
+# ICMP frame; each hash must be the Toeplitz hash of the flow under the
+# port's key (ethtool -x), its type the flow's; with rxhash or rxvlan off
+# the answer is -ENODATA.
+META_DIR=${OBJ%/*}
+ENODATA=61
+
+# meta KIND FIELD: the program's record (0 TCP, 1 UDP, 2 ICMP).
+meta() {
+	bpftool -j map dump id "$META_MAP" |
+		jq -r --argjson k "$1" ".[] | select(.formatted.key == \$k) | .formatted.value.$2"
+}
+
+# meta_seen_above KIND N: the program has seen more than N frames of KIND.
+# shellcheck disable=SC2317 # called through wait_until
+meta_seen_above() {
+	[ "$(meta "$1" seen)" -gt "$2" ]
+}
+
+# meta_after KIND CMD...: run CMD (frames of KIND to A); true if the
+# program saw at least one more frame of KIND.
+meta_after() {
+	local kind=$1 seen
+	shift
+	seen=$(meta "$kind" seen)
+	"$@" > /dev/null 2>&1
+	wait_until 5 meta_seen_above "$kind" "$seen"
+}
+
+# tcp_to_a SPORT, udp_to_a SPORT: a short flow from the peer's port SPORT
+# to A's port 5500 (TCP) or 5501 (UDP).
+# shellcheck disable=SC2317 # called through meta_after
+tcp_to_a() {
+	local listener
+	timeout 10 socat -u "TCP-LISTEN:5500,reuseaddr,bind=$ADDR_A4" /dev/null &
+	listener=$!
+	wait_until 5 sh -c "ss -Hltn 'sport = :5500' | grep -q ."
+	echo x | in_ns "$PEER_NS" timeout 5 socat -u - \
+		"TCP:$ADDR_A4:5500,sourceport=$1,reuseaddr"
+	wait "$listener"
+}
+
+# shellcheck disable=SC2317 # called through meta_after
+udp_to_a() {
+	echo x | in_ns "$PEER_NS" socat -u - "UDP:$ADDR_A4:5501,sourceport=$1"
+}
+
+# hash_case NAME KIND TYPE SPORT DPORT CMD...: the hash and type of KIND
+# after CMD are the flow's Toeplitz hash and TYPE.
+hash_case() {
+	local name=$1 kind=$2 type=$3 sport=$4 dport=$5 key want got
+	shift 5
+	key=$(ethtool -x "$NIC_A" | sed -n '/RSS hash key/{n;p}')
+	want=$(python3 "$RONIC_TOP/scripts/guest/rss_hash.py" "$key" "$ADDR_B4" "$ADDR_A4" "$sport" "$dport")
+	if ! meta_after "$kind" "$@"; then
+		fail "$name: the program saw the flow"
+		return
+	fi
+	got="$(meta "$kind" hash_rc) $(meta "$kind" hash)"
+	[ "$got" = "0 $want" ] &&
+		pass "$name: rx_hash $want, the flow's Toeplitz hash under the port's key" ||
+		fail "$name: rx_hash is the flow's Toeplitz hash" "rc and hash '$got', want '0 $want'"
+	got=$(meta "$kind" type)
+	[ "$got" = "$type" ] && pass "$name: hash type $type" ||
+		fail "$name: hash type" "$got, want $type"
+}
+
+check_rx_metadata() {
+	local out prog udp4 got
+	if skip_lacking XDP_METADATA_OPS "rx metadata: device-bound program attached"; then
+		for out in "TCP hash" "TCP type" "UDP hash" "UDP type" "rxhash off" \
+			"VLAN tag" "rxvlan off"; do
+			skip "rx metadata: $out" "kernel $(uname -r) has no XDP_METADATA_OPS"
+		done
+		return
+	fi
+	if ! out=$("$META_DIR/devbound_load" "$META_DIR/ronic_meta.o" xdp_meta "$NIC_A" 2>&1); then
+		fail "rx metadata: device-bound program attached" "$out"
+		return
+	fi
+	pass "rx metadata: device-bound program attached"
+	prog=$(ip -j link show dev "$NIC_A" | jq -r '.[0].xdp.prog.id // empty')
+	META_MAP=$(bpftool -j prog show id "${prog:-0}" | jq -r '.map_ids[0] // empty')
+	# XDP_RSS_TYPE_L4_IPV4_TCP: L3_IPV4 | L4 | L4_TCP; _UDP: L3_IPV4 | L4 | L4_UDP
+	hash_case "rx metadata: TCP" 0 25 40000 5500 tcp_to_a 40000
+	udp4=$(ethtool -n "$NIC_A" rx-flow-hash udp4)
+	ethtool -N "$NIC_A" rx-flow-hash udp4 sdfn
+	hash_case "rx metadata: UDP" 1 41 40001 5501 udp_to_a 40001
+	echo "$udp4" | grep -q "L4 bytes 0 & 1" || ethtool -N "$NIC_A" rx-flow-hash udp4 sd
+	ethtool -K "$NIC_A" rxhash off
+	meta_after 0 tcp_to_a 40002
+	got=$(meta 0 hash_rc)
+	[ "$got" = "-$ENODATA" ] && pass "rx metadata: rxhash off: rx_hash says -ENODATA" ||
+		fail "rx metadata: rxhash off: rx_hash says -ENODATA" "rc $got"
+	ethtool -K "$NIC_A" rxhash on
+	if skip_lacking XMO_RX_VLAN_TAG "rx metadata: VLAN tag"; then
+		skip "rx metadata: rxvlan off" "kernel $(uname -r) has no XMO_RX_VLAN_TAG"
+	else
+		ip link add link "$NIC_A" name mv100 type vlan id 100
+		ip addr add 10.100.0.1/24 dev mv100
+		ip link set mv100 up
+		ip -n "$PEER_NS" link add link "$NIC_B" name mv100 type vlan id 100
+		ip -n "$PEER_NS" addr add 10.100.0.2/24 dev mv100
+		ip -n "$PEER_NS" link set mv100 up
+		meta_after 2 in_ns "$PEER_NS" ping -c 3 -i 0.2 -W 1 10.100.0.1
+		got="$(meta 2 vlan_rc) $(meta 2 vlan_proto) $(( $(meta 2 vlan_tci) & 4095 ))"
+		[ "$got" = "0 33024 100" ] &&
+			pass "rx metadata: the stripped tag: proto 0x8100, VLAN 100" ||
+			fail "rx metadata: the stripped tag" "rc, proto, VLAN '$got', want '0 33024 100'"
+		ethtool -K "$NIC_A" rxvlan off
+		meta_after 2 in_ns "$PEER_NS" ping -c 3 -i 0.2 -W 1 10.100.0.1
+		got=$(meta 2 vlan_rc)
+		[ "$got" = "-$ENODATA" ] && pass "rx metadata: rxvlan off: rx_vlan_tag says -ENODATA" ||
+			fail "rx metadata: rxvlan off: rx_vlan_tag says -ENODATA" "rc $got"
+		ethtool -K "$NIC_A" rxvlan on
+		ip link del mv100
+		ip -n "$PEER_NS" link del mv100
+	fi
+	xdp_off
 }
 
 # Attach and detach while TCP runs from the peer: the stream survives.
@@ -438,7 +637,7 @@ if [ "${RONIC_XDP_MANY_CPUS:-0}" = 1 ]; then
 	check_interleaved_cycles "${RONIC_XDP_CYCLES:-200}"
 	finish
 fi
-plan 31
+plan 63
 
 check_attach_while_down
 check_errors
@@ -449,6 +648,8 @@ action_case xdp_aborted "rx[0-9]+_xdp_aborted" none
 action_case xdp_tx_back "rx[0-9]+_xdp_tx" echoed
 action_case xdp_tx_back "rx[0-9]+_xdp_tx" refold
 action_case xdp_redirect_back "rx[0-9]+_xdp_redirect" echoed
+check_multibuffer
+check_rx_metadata
 before=$(sum_stat "" "$NIC_A" "xdp[0-9]+_xdp_xmit")
 [ "$before" -ge "$N" ] && pass "ndo_xdp_xmit counted $before frames" ||
 	fail "ndo_xdp_xmit counted" "$before"

@@ -2,11 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Compile the XDP test programs for the guest (on the host, where clang
-# is) into results/xdp-objs and print the object's path.
+# is) into results/xdp-objs and print the main object's path; beside it
+# the rx metadata program (ronic_meta.o) and its loader (devbound_load),
+# which the guest runs from there.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 objdir=$top/results/xdp-objs
 mkdir -p "$objdir"
 clang -O2 -g -target bpf -I"/usr/include/$(gcc -dumpmachine)" \
 	-c "$top/tests/xdp/ronic_test_progs.bpf.c" -o "$objdir/ronic_test_progs.o"
+clang -O2 -g -target bpf -I"/usr/include/$(gcc -dumpmachine)" \
+	-c "$top/tests/xdp/ronic_meta.bpf.c" -o "$objdir/ronic_meta.o"
+gcc -O2 -Wall -Wextra -Werror "$top/tests/xdp/devbound_load.c" \
+	-o "$objdir/devbound_load" -lbpf
 echo "$objdir/ronic_test_progs.o"

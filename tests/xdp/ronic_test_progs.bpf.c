@@ -70,6 +70,51 @@ int xdp_redirect_map(struct xdp_md *ctx)
 	return bpf_redirect_map(&tx_port, 0, XDP_DROP);
 }
 
+/*
+ * The same actions for frames of several buffers (MTU above 1996): the
+ * xdp.frags section marks a program that takes them (BPF_F_XDP_HAS_FRAGS).
+ * Only the head buffer is in [data, data_end): the MAC swap needs no more.
+ */
+SEC("xdp.frags")
+int xdp_pass_frags(struct xdp_md *ctx)
+{
+	return XDP_PASS;
+}
+
+SEC("xdp.frags")
+int xdp_drop_frags(struct xdp_md *ctx)
+{
+	return XDP_DROP;
+}
+
+SEC("xdp.frags")
+int xdp_tx_back_frags(struct xdp_md *ctx)
+{
+	return swap_macs(ctx) ? XDP_DROP : XDP_TX;
+}
+
+SEC("xdp.frags")
+int xdp_redirect_back_frags(struct xdp_md *ctx)
+{
+	if (swap_macs(ctx))
+		return XDP_DROP;
+	return bpf_redirect(ctx->ingress_ifindex, 0);
+}
+
+/*
+ * Cut TRIM_BYTES off the end and send the rest back: on a frame of
+ * several buffers this shrinks (or frees) its last fragments.
+ */
+#define TRIM_BYTES	2000
+
+SEC("xdp.frags")
+int xdp_trim_tx_frags(struct xdp_md *ctx)
+{
+	if (bpf_xdp_adjust_tail(ctx, -TRIM_BYTES))
+		return XDP_DROP;
+	return swap_macs(ctx) ? XDP_DROP : XDP_TX;
+}
+
 /* Frames seen by the counting programs below (scripts/bench.sh), per CPU. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
