@@ -5,7 +5,7 @@
 #
 #   scripts/vm.sh [--smp N] [--mem MB] [--iommu] [--results DIR]
 #                 [--timeout SEC] [--idle-timeout SEC] [--boot-timeout SEC]
-#                 [--stop-on-hung-task] [--name NAME]
+#                 [--stop-on-hung-task] [--injector] [--name NAME]
 #                 [--kernel BZIMAGE --kver VER] [--append KERNEL_ARGS]
 #                 [--module FILE.ko]... -- GUEST_SCRIPT [ARGS...]
 #
@@ -40,6 +40,9 @@
 # --stop-on-hung-task: the same as soon as the kernel reports a blocked
 # task (a hung-task report every two minutes keeps the console growing too).
 # --append: more kernel command-line arguments, after the bed's own.
+# --injector: a third port on the hub, a QEMU dgram netdev on 127.0.0.1,
+# into which scripts/inject-frames.py writes raw frames when the guest
+# asks (vm_inject in scripts/guest/lib.sh: inject/N.req -> inject/N.resp).
 #
 # Exit status: the guest script's, or 124 if the guest did not finish in
 # time or hung, or 125 if it did not finish otherwise (panic, early failure) or if
@@ -66,6 +69,7 @@ timeout=
 idle_timeout=
 boot_timeout=
 stop_on_hung=
+injector=
 kernel=
 kver=
 extra_cmdline=
@@ -81,6 +85,7 @@ while [ $# -gt 0 ]; do
 	--idle-timeout) idle_timeout=$2; shift 2 ;;
 	--boot-timeout) boot_timeout=$2; shift 2 ;;
 	--stop-on-hung-task) stop_on_hung=1; shift ;;
+	--injector) injector=1; shift ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--kver) kver=$2; shift 2 ;;
 	--append) extra_cmdline+=" $2"; shift 2 ;;
@@ -299,6 +304,16 @@ for i in 0 1; do
 	)
 done
 
+if [ -n "$injector" ]; then
+	# QEMU receives on this port; what the NICs send goes to the next one,
+	# where nothing listens (an unconnected socket hears no ICMP errors).
+	injector_port=$((20000 + $$ % 20000))
+	qemu_args+=(
+		-netdev "dgram,id=inj,local.type=inet,local.host=127.0.0.1,local.port=$injector_port,remote.type=inet,remote.host=127.0.0.1,remote.port=$((injector_port + 1))"
+		-netdev "hubport,id=hpinj,hubid=0,netdev=inj"
+	)
+fi
+
 # One VM at a time on this machine (two cores): wait for any other.
 lock=${RONIC_VM_LOCK:-/tmp/ronic-qemu.lock}
 exec 9> "$lock"
@@ -346,6 +361,15 @@ while kill -0 "$qpid" 2>/dev/null; do
 			socat -t 2 - "UNIX-CONNECT:$sockdir/monitor.sock" 2>&1 |
 			tr -d '\r' | sed -e '/^QEMU .* monitor/d' -e 's/^(qemu) //' \
 			> "$resp.tmp" || true
+		rm -f "$req"
+		mv "$resp.tmp" "$resp"
+	done
+	for req in "$results"/inject/*.req; do
+		[ -e "$req" ] || continue
+		resp=${req%.req}.resp
+		# shellcheck disable=SC2046 # the request is a word list
+		python3 "$top/scripts/inject-frames.py" --port "${injector_port:-0}" \
+			$(cat "$req") > "$resp.tmp" 2>&1 || echo "FAILED" >> "$resp.tmp"
 		rm -f "$req"
 		mv "$resp.tmp" "$resp"
 	done

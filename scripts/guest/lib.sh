@@ -788,6 +788,25 @@ vm_hmp() {
 	rm -f "$dir/$id.resp"
 }
 
+# vm_inject ARGS...: raw frames onto the wire from the host
+# (scripts/inject-frames.py ARGS, the VM booted with vm.sh --injector);
+# prints its output ("KIND COUNT" lines, "FAILED" last on an error).
+vm_inject() {
+	local dir=$RONIC_RESULTS/inject id out
+	id=$(date +%s%N)
+	mkdir -p "$dir"
+	echo "$*" > "$dir/$id.tmp" && mv "$dir/$id.tmp" "$dir/$id.req"
+	if ! wait_until 120 test -e "$dir/$id.resp"; then
+		log "no answer from the injector to: $*"
+		rm -f "$dir/$id.req"
+		return 1
+	fi
+	out=$(cat "$dir/$id.resp")
+	rm -f "$dir/$id.resp"
+	echo "$out"
+	[ "$(tail -1 <<< "$out")" != FAILED ]
+}
+
 # ------------------------------------------------------------ numbers
 
 # median N...: of integers or decimals.

@@ -15,7 +15,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
-plan 107
+plan 112
 
 # refused NAME CMD...: the command must fail, and the port keep working.
 refused() {
@@ -278,6 +278,7 @@ check "ethtool -X default" ethtool -X "$NIC_A" default
 # addresses (200 datagrams each, from 16 source ports, to a closed port)
 # share one queue when hashed on sd, and spread (over 2 or more queues) on
 # sdfn. A queue counts with 100 frames or more.
+# udp16 [ADDR]: to A's ADDR ($ADDR_A4).
 # shellcheck disable=SC2016 # the inner script expands its own
 udp16() {
 	in_ns "$PEER_NS" bash -c '
@@ -285,7 +286,7 @@ udp16() {
 			exec 3> "/dev/udp/$1/9"
 			for _ in $(seq 200); do echo x >&3; done
 			exec 3>&-
-		done' udp16 "$ADDR_A4"
+		done' udp16 "${1:-$ADDR_A4}"
 }
 check "ethtool -N rx-flow-hash udp4 sd" ethtool -N "$NIC_A" rx-flow-hash udp4 sd
 u=$(rx_queues_used 100 udp16)
@@ -297,6 +298,32 @@ echo "$n" | grep -q "L4 bytes 0 & 1" && pass "udp4 hashes on ports" || fail "udp
 u=$(rx_queues_used 100 udp16)
 [ "${u%% *}" -ge 2 ] && pass "udp4 sdfn: 16 UDP flows over ${u%% *} rx queues (${u#* })" ||
 	fail "udp4 sdfn: 16 UDP flows over 2 or more rx queues" "queues used: $u"
+# The same over IPv6: udp6 on sd keeps 16 flows on one queue, sdfn
+# spreads them; TCP over IPv6 (always on addresses and ports) spreads 16
+# connections of 256 KB each.
+check "ethtool -N rx-flow-hash udp6 sd" ethtool -N "$NIC_A" rx-flow-hash udp6 sd
+u=$(rx_queues_used 100 udp16 "$ADDR_A6")
+[ "${u%% *}" = 1 ] && pass "udp6 sd: 16 UDP/IPv6 flows on one rx queue (${u#* })" ||
+	fail "udp6 sd: 16 UDP/IPv6 flows on one rx queue" "queues used: $u"
+check "ethtool -N rx-flow-hash udp6 sdfn" ethtool -N "$NIC_A" rx-flow-hash udp6 sdfn
+u=$(rx_queues_used 100 udp16 "$ADDR_A6")
+[ "${u%% *}" -ge 2 ] && pass "udp6 sdfn: 16 UDP/IPv6 flows over ${u%% *} rx queues (${u#* })" ||
+	fail "udp6 sdfn: 16 UDP/IPv6 flows over 2 or more rx queues" "queues used: $u"
+# shellcheck disable=SC2016 # the inner script expands its own
+tcp16v6() {
+	in_ns "$PEER_NS" bash -c '
+		for f in $(seq 16); do
+			head -c 262144 /dev/zero |
+				timeout 10 socat -u - "TCP6:[$1]:5560,sourceport=$((41000 + f))"
+		done' tcp16v6 "$ADDR_A6"
+}
+timeout 120 socat -u "TCP6-LISTEN:5560,fork,reuseaddr" /dev/null &
+listener=$!
+wait_until 5 sh -c "ss -Hltn 'sport = :5560' | grep -q ."
+u=$(rx_queues_used 100 tcp16v6)
+kill "$listener" 2>/dev/null
+[ "${u%% *}" -ge 2 ] && pass "tcp6: 16 TCP/IPv6 connections over ${u%% *} rx queues (${u#* })" ||
+	fail "tcp6: 16 TCP/IPv6 connections over 2 or more rx queues" "queues used: $u"
 works && pass "traffic after RSS changes" || fail "traffic after RSS changes"
 
 # Link settings

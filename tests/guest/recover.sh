@@ -28,7 +28,7 @@
 # access after resume). Documentation/ronic.rst says so.
 # Wake-on-LAN: ethtool -s wol g is kept and shown, an unsupported mode
 # (s, SecureOn) is refused and changes nothing.
-# Last, hot-unplug: QEMU's device_del of NIC A under a transfer with the
+# Then the wire faults (tests/guest/wire.sh). Last, hot-unplug: QEMU's device_del of NIC A under a transfer with the
 # XDP program attached (the device and netdev go, the program is freed),
 # then device_add of a new NIC at the same root port: ronic probes it and
 # it carries a sha256-checked transfer.
@@ -150,6 +150,11 @@ else
 		fail "ethtool -s wol s (SecureOn) is refused, Wake-on stays g" "'$wake'"
 fi
 check "ethtool -s wol d" ethtool -s "$NIC_A" wol d
+
+# Frames from the wire no Linux peer would send (its own pairing).
+nested "$RONIC_TOP/tests/guest/wire.sh"
+pair_up ronic ronic || fail "pair up again after the wire faults" "pair_up failed"
+ip link set dev "$NIC_A" xdpdrv obj "$RONIC_XDP_OBJ" program xdp_pass
 
 # Hot-unplug: QEMU's device_del of NIC A (its root port's hotplug: the
 # guest's pciehp removes the driver, then QEMU the device) with the XDP

@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of the wire faults (nested in recover.sh, the VM booted with
+# vm.sh --injector): frames no Linux peer would send, written onto the
+# wire from the host (scripts/inject-frames.py) to NIC A's address while a
+# sha256-checked transfer runs between A and B. Then:
+#  - the transfer is intact, and the port still works;
+#  - no frame with a bad checksum was marked checksum-good: the stack
+#    found every bad IPv4 header, TCP and UDP checksum itself (its
+#    InCsumErrors counters grew by exactly the frames sent), and ronic's
+#    rxN_csum_err by at least as many;
+#  - the device counted the runts (rx_undersize) and dropped the oversize
+#    frames (rx_oversize), the stack the truncated ones (InTruncatedPkts);
+#  - valid but unusual frames (IPv4 options, an IPv6 hop-by-hop header)
+#    reached UDP (NoPorts), double-tagged ones the VLAN device of their
+#    outer tag with stripping on and off, random bytes nothing at all;
+#  - no kernel report (vm.sh reads the whole boot's log).
+# pass and fail always succeed: "check && pass || fail" is if-then-else here.
+# shellcheck disable=SC2015
+set -uo pipefail
+# shellcheck source=scripts/guest/lib.sh
+. "$RONIC_TOP/scripts/guest/lib.sh"
+plan 12
+
+N=50
+if ! pair_up ronic ronic; then
+	fail "pair up ronic<->ronic" "pair_up failed"
+	finish
+fi
+
+# snmp PROTO FIELD: a counter of /proc/net/snmp ("Tcp" "InCsumErrors").
+snmp() {
+	awk -v p="$1:" -v f="$2" '$1 == p {
+		if (!h) { for (i = 2; i <= NF; i++) idx[$i] = i; h = 1 }
+		else print $idx[f] }' /proc/net/snmp
+}
+
+snmp6() {
+	awk -v f="$1" '$1 == f { print $2 }' /proc/net/snmp6
+}
+
+vlan_rx() {
+	cat /sys/class/net/wv100/statistics/rx_packets
+}
+
+# inject KIND=COUNT...: frames to A from a made-up station.
+inject() {
+	vm_inject --dst "$(cat "/sys/class/net/$NIC_A/address")" \
+		--src 02:00:00:00:00:99 --ip-dst "$ADDR_A4" --ip-src "$ADDR_B4" \
+		--ip6-dst "$ADDR_A6" --ip6-src "$ADDR_B6" --seed 7 "$@"
+}
+
+# A VLAN device for the outer tag 100 of the double-tagged frames.
+ip link add link "$NIC_A" name wv100 type vlan id 100
+ip link set wv100 up
+
+declare -A c0
+snapshot() {
+	c0[csum_err]=$(stat_sum "rx[0-9]+_csum_err")
+	c0[ruc]=$(stat_of rx_undersize)
+	c0[roc]=$(stat_of rx_oversize)
+	c0[tcp_csum]=$(snmp Tcp InCsumErrors)
+	c0[udp_csum]=$(snmp Udp InCsumErrors)
+	c0[ip_csum]=$(snmp Ip InCsumErrors)
+	c0[ip_trunc]=$(snmp Ip InTruncatedPkts)
+	c0[udp_noports]=$(snmp Udp NoPorts)
+	c0[udp6_noports]=$(snmp6 Udp6NoPorts)
+	c0[vlan]=$(vlan_rx)
+}
+
+# grew KEY NOW: how much a snapshot counter grew.
+grew() {
+	echo $(($2 - c0[$1]))
+}
+
+sha_file /tmp/wire.bin 32
+snapshot
+sha_send /tmp/wire.bin 5600 120 > /tmp/wire-sha.out 2>&1 &
+sha=$!
+wait_until 10 test "$(cat "/sys/class/net/$NIC_A/statistics/rx_bytes")" -gt 2000000
+out=$(inject runt=$N oversize=$N bad-ip-csum=$N bad-tcp-csum=$N bad-udp-csum=$N \
+	ip-options=$N ipv6-ext=$N truncated=$N qinq=$N vlan-in-vlan=$N random=500)
+rc=$?
+log "injected: $(echo "$out" | tr '\n' ' ')"
+[ "$rc" -eq 0 ] && pass "injector: $((10 * N + 500)) frames onto the wire during the transfer" ||
+	fail "injector" "$out"
+if wait "$sha"; then
+	pass "transfer through the malformed frames: 32 MiB each way, sha256 right"
+else
+	fail "transfer through the malformed frames" "$(cat /tmp/wire-sha.out)"
+fi
+sleep 1
+
+d=$(grew tcp_csum "$(snmp Tcp InCsumErrors)")
+[ "$d" -eq "$N" ] && pass "bad TCP checksums: the stack caught all $N (none marked good)" ||
+	fail "bad TCP checksums caught by the stack" "TcpInCsumErrors grew by $d, sent $N"
+d=$(grew udp_csum "$(snmp Udp InCsumErrors)")
+[ "$d" -eq "$N" ] && pass "bad UDP checksums: the stack caught all $N (none marked good)" ||
+	fail "bad UDP checksums caught by the stack" "UdpInCsumErrors grew by $d, sent $N"
+d=$(grew ip_csum "$(snmp Ip InCsumErrors)")
+[ "$d" -eq "$N" ] && pass "bad IPv4 header checksums: the stack caught all $N" ||
+	fail "bad IPv4 header checksums caught by the stack" "IpInCsumErrors grew by $d, sent $N"
+d=$(grew csum_err "$(stat_sum "rx[0-9]+_csum_err")")
+[ "$d" -ge $((3 * N)) ] && pass "ronic counted $d checksum errors (rxN_csum_err, >= $((3 * N)))" ||
+	fail "ronic's rxN_csum_err" "grew by $d, want >= $((3 * N))"
+d=$(grew ruc "$(stat_of rx_undersize)")
+[ "$d" -eq "$N" ] && pass "runts: rx_undersize grew by $N" ||
+	fail "runts: rx_undersize" "grew by $d, sent $N"
+d=$(grew roc "$(stat_of rx_oversize)")
+[ "$d" -eq "$N" ] && pass "oversize frames: rx_oversize grew by $N" ||
+	fail "oversize frames: rx_oversize" "grew by $d, sent $N"
+d=$(grew ip_trunc "$(snmp Ip InTruncatedPkts)")
+[ "$d" -eq "$N" ] && pass "truncated IPv4: InTruncatedPkts grew by $N" ||
+	fail "truncated IPv4: InTruncatedPkts" "grew by $d, sent $N"
+d4=$(grew udp_noports "$(snmp Udp NoPorts)")
+d6=$(grew udp6_noports "$(snmp6 Udp6NoPorts)")
+[ "$d4" -ge "$N" ] && [ "$d6" -eq "$N" ] &&
+	pass "IPv4 options and IPv6 hop-by-hop frames reached UDP ($d4, $d6 of $N)" ||
+	fail "IPv4 options and IPv6 hop-by-hop frames reached UDP" "Udp NoPorts +$d4, Udp6NoPorts +$d6, sent $N each"
+d=$(grew vlan "$(vlan_rx)")
+# vlan-in-vlan (outer 802.1Q 100): the VLAN device; qinq (outer 802.1ad): not.
+[ "$d" -eq "$N" ] && pass "double-tagged frames, stripping on: $N reached the VLAN device of the outer tag" ||
+	fail "double-tagged frames, stripping on" "wv100 rx_packets grew by $d, want $N"
+ethtool -K "$NIC_A" rxvlan off
+c0[vlan]=$(vlan_rx)
+inject qinq=$N vlan-in-vlan=$N > /dev/null
+sleep 1
+d=$(grew vlan "$(vlan_rx)")
+[ "$d" -eq "$N" ] && pass "double-tagged frames, stripping off: $N reached the VLAN device" ||
+	fail "double-tagged frames, stripping off" "wv100 rx_packets grew by $d, want $N"
+ethtool -K "$NIC_A" rxvlan on
+ip link del wv100
+rm -f /tmp/wire.bin /tmp/wire.bin.sha256
+check "port works after the malformed frames" works
+held "wire: $((12 * N + 500)) malformed or unusual frames injected under a sha256-checked transfer"
+finish
