@@ -18,6 +18,8 @@
 #   make bench           ronic against igb in the test bed: bench/report.md
 #   make planted-bugs    the debug boot's planted bugs alone (make test has them):
 #                        each must be caught by its own detector
+#   make fuzz SEED=N OPS=N  the control-plane fuzzer in the debug kernel
+#                        (make test runs 200 operations of seed 1)
 
 ifneq ($(KERNELRELEASE),)
 include $(src)/Kbuild
@@ -45,7 +47,7 @@ DKMS_VERSION := $(shell cat $(TOP)/VERSION)
 DKMS_SRC := /usr/src/ronic-$(DKMS_VERSION)
 KVER ?= $(shell uname -r)
 
-.PHONY: all modules clean install modules_install dkms-install dkms-remove check cross intree test test-debug demo bench planted-bugs help
+.PHONY: all modules clean install modules_install dkms-install dkms-remove check cross intree test test-debug demo bench planted-bugs fuzz help
 
 all: modules
 
@@ -93,6 +95,10 @@ bench:
 
 planted-bugs:
 	RONIC_DEBUG_ONLY=planted $(TOP)/tests/run-debug.sh
+
+fuzz:
+	RONIC_DEBUG_ONLY=fuzz RONIC_FUZZ_SEED=$(or $(SEED),1) RONIC_FUZZ_OPS=$(or $(OPS),500) \
+		$(TOP)/tests/run-debug.sh
 
 demo:
 	$(TOP)/scripts/demo.sh

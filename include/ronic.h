@@ -145,6 +145,8 @@ struct ronic_ring {
 	bool is_xdp;			/* an XDP tx ring: no netdev queue */
 	/* debugfs tx_hang_queue: skip tail writes until the next reset */
 	bool tail_frozen;
+	/* jiffies of the last tx completion reaped (devlink's tx dump) */
+	unsigned long last_completion;
 	/* taken only while CPUs share XDP rings (ronic_xdp_lock_key) */
 	spinlock_t xdp_lock;
 

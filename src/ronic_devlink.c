@@ -83,6 +83,12 @@ static void ronic_fmsg_tx_queue(struct devlink_fmsg *fmsg,
 	devlink_fmsg_u32_pair_put(fmsg, "TDT", hw.tail);
 	devlink_fmsg_u32_pair_put(fmsg, "TXDCTL", hw.txdctl);
 	devlink_fmsg_bool_pair_put(fmsg, "stopped", netif_xmit_stopped(txq));
+	/* U32_MAX: nothing completed since the ring was set up */
+	devlink_fmsg_u32_pair_put(fmsg, "ms_since_completion",
+				  ring->last_completion ?
+				  jiffies_to_msecs(jiffies -
+						   READ_ONCE(ring->last_completion)) :
+				  U32_MAX);
 	devlink_fmsg_obj_nest_end(fmsg);
 }
 

@@ -538,6 +538,8 @@ static bool ronic_clean_tx(struct ronic_ring *ring, int napi_budget)
 		napi_consume_skb(skb, napi_budget);
 	}
 	ring->next_to_clean = i;
+	if (packets)
+		WRITE_ONCE(ring->last_completion, jiffies);
 
 	u64_stats_update_begin(&ring->syncp);
 	u64_stats_add(&ring->stats.packets, packets);

@@ -19,7 +19,8 @@
 # part in the VM (a quick check; the full run always has it);
 # RONIC_DEBUG_ONLY=planted only the planted bugs (make planted-bugs), which
 # the full run has last unless RONIC_DEBUG_PLANTED=0; RONIC_DEBUG_ONLY=
-# hwselftests only the kernel tree's hardware selftests. Prints PASS:/FAIL: lines and a closing
+# hwselftests only the kernel tree's hardware selftests; RONIC_DEBUG_ONLY=
+# fuzz only the control-plane fuzzer (make fuzz; RONIC_FUZZ_SEED, _OPS). Prints PASS:/FAIL: lines and a closing
 # "N passed, N failed, N skipped"; exit status 1 if anything failed.
 #
 # Results in DIR (default <repo>/results/debug-<timestamp>, or

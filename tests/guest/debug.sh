@@ -9,7 +9,8 @@
 #  2. rmmod under iperf3 traffic, modprobe again, ping; then allocation
 #     failures injected into up, -G, -L and probe (tests/guest/faults.sh;
 #     RONIC_DEBUG_FAULTS=0 skips them);
-#  2c. the lifecycle table (tests/guest/lifecycle.sh, tests/lifecycle.tsv);
+#  2c. the lifecycle table (tests/guest/lifecycle.sh, tests/lifecycle.tsv),
+#      then multi-buffer XDP (xdp.sh, RONIC_XDP_PART=frags);
 #  2d. the kernel tree's hw/irq.py, igb (the reference) then the DUT
 #     (tests/guest/hwselftests.sh);
 #  3. RONIC_DEBUG_CYCLES (5) load/unload cycles, both NICs with carrier;
@@ -24,7 +25,8 @@
 # Before step 1, the KUnit suites of ronic_kunit.ko (tests/guest/kunit.sh).
 # RONIC_DEBUG_ONLY=kunit stops after them (a quick check of the KUnit
 # part); RONIC_DEBUG_ONLY=planted runs step 5 alone (make planted-bugs),
-# RONIC_DEBUG_ONLY=hwselftests step 2d alone.
+# RONIC_DEBUG_ONLY=hwselftests step 2d alone, RONIC_DEBUG_ONLY=fuzz the
+# control-plane fuzzer (tests/guest/fuzz.sh: make fuzz SEED=N OPS=N).
 # scripts/vm.sh checks the whole kernel log afterwards (KASAN, UBSAN,
 # lockdep, DMA-API, WARNING, BUG, ...). Full reports (kmemleak, DMA-API
 # dump lines) go to stderr, which is this script's output too, and to
@@ -104,7 +106,7 @@ fi
 
 # ---------------------------------------------------------- 0b. KUnit
 case "$only" in
-planted|hwselftests)
+planted|hwselftests|fuzz)
 	nested "$RONIC_TOP/tests/guest/$only.sh"
 	finish
 	;;
@@ -216,6 +218,15 @@ elif [ "$dut" = ronic ]; then
 	fail "debug: lifecycle table" "no RONIC_XDP_OBJ (tests/xdp/build.sh)"
 fi
 phase lifecycle
+
+# ---------------------------------------------------------- 2c'. XDP frags
+# Multi-buffer XDP (t-xdp's cases, RONIC_XDP_PART=frags): fragments built,
+# sent, cut and freed where KASAN and DMA-API debug see.
+if [ "$dut" = ronic ] && [ -n "${RONIC_XDP_OBJ:-}" ]; then
+	RONIC_XDP_PART=frags nested "$RONIC_TOP/tests/guest/xdp.sh"
+	pair_down
+fi
+phase xdp-frags
 
 # ---------------------------------------------------------- 2d. selftests
 # The kernel tree's hardware selftests, igb then ronic (hwselftests.sh).

@@ -245,4 +245,6 @@ done
 	fail "lifecycle: every row ran" "$ran of $((rows * ${#VARIANTS[@]}))"
 held "lifecycle: $rows orderings x ${#VARIANTS[@]} (${VARIANTS[*]}), no kernel report"
 pair_down
+# Then random orderings (tests/guest/fuzz.sh), where asked for.
+[ -z "${RONIC_FUZZ_OPS:-}" ] || nested "$RONIC_TOP/tests/guest/fuzz.sh"
 finish

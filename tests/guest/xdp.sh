@@ -8,7 +8,9 @@
 # detach under TCP traffic; and
 # redirect into ronic from veth (ndo_xdp_xmit called by another driver).
 # With more CPUs than XDP rings it checks that each CPU lands on ring
-# cpu % rings.
+# cpu % rings. Multi-buffer frames at MTU 9000 (xdp.frags programs) and
+# rx metadata (a device-bound program reading the RSS hash and VLAN tag);
+# RONIC_XDP_PART=frags runs the multi-buffer cases alone (the debug boot).
 # pass and fail always succeed: "check && pass || fail" is if-then-else here.
 # shellcheck disable=SC2015
 set -uo pipefail
@@ -624,6 +626,15 @@ if ! pair_up ronic ronic; then
 fi
 
 static_neighbours
+
+# The debug boot's part: multi-buffer frames alone (not rx metadata: its
+# kfuncs resolve through the kernel's BTF, which the debug kernel, built
+# without DWARF, does not have).
+if [ "${RONIC_XDP_PART:-}" = frags ]; then
+	plan 22
+	check_multibuffer
+	finish
+fi
 
 if [ "${RONIC_XDP_MANY_CPUS:-0}" = 1 ]; then
 	plan 20
