@@ -561,6 +561,7 @@ static void ronic_reset_task(struct work_struct *work)
 	 * again for the reset itself.
 	 */
 	if (test_and_clear_bit(RONIC_STATE_TX_HANG, &adapter->state) &&
+	    !test_bit(RONIC_STATE_REMOVING, &adapter->state) &&
 	    ronic_devlink_report_tx_hang(adapter))
 		return;
 	rtnl_lock();
@@ -790,9 +791,14 @@ static void ronic_remove(struct pci_dev *pdev)
 	struct net_device *netdev = pci_get_drvdata(pdev);
 	struct ronic_adapter *adapter = netdev_priv(netdev);
 
+	/*
+	 * No reset from here on, and none running: a tx timeout's report
+	 * to devlink needs the instance registered.
+	 */
+	set_bit(RONIC_STATE_REMOVING, &adapter->state);
+	cancel_work_sync(&adapter->reset_task);
 	ronic_devlink_unregister(adapter);
 	ronic_debugfs_del(adapter);
-	set_bit(RONIC_STATE_REMOVING, &adapter->state);
 	unregister_netdev(netdev);
 	/*
 	 * Only now: a tx timeout may have queued a reset between the bit and
