@@ -15,7 +15,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
-plan 112
+plan 113
 
 # refused NAME CMD...: the command must fail, and the port keep working.
 refused() {
@@ -341,9 +341,10 @@ check "ethtool -s autoneg on" ethtool -s "$NIC_A" autoneg on
 	fail "autoneg on: CTRL.FRCSPD and FRCDPX clear" "FRCSPD FRCDPX = $(ctrl_bits 11 1) $(ctrl_bits 12 1)"
 works && pass "link back after link settings" || fail "link back after link settings"
 
-# Loopback (ethtool -K loopback): frames A sends come back to A and none
-# reach the peer; off again, they reach the peer. Counted by EtherType
-# 0x88b5 on both ends at once (rawframes.py: A's own sends not counted).
+# Loopback (ethtool -K loopback): frames A sends to its own address come
+# back to it, and none sent to the peer's address reach the peer; off
+# again, they do. Counted by EtherType 0x88b5 on both ends at once
+# (rawframes.py: A's own sends not counted).
 RAW=$RONIC_TOP/scripts/guest/rawframes.py
 # raw_round DST: 100 frames from A to DST; prints "A-got B-got".
 raw_round() {
@@ -363,13 +364,16 @@ ethtool -k "$NIC_A" | grep -q '^loopback: on' && pass "ethtool -k shows loopback
 	fail "ethtool -k shows loopback on" "$(ethtool -k "$NIC_A" | grep '^loopback')"
 wait_until 10 has_carrier "" "$NIC_A"
 got=$(raw_round "$(cat "/sys/class/net/$NIC_A/address")")
-[ "$got" = "100 0" ] && pass "loopback on: 100 of 100 frames back at A, 0 at the peer" ||
-	fail "loopback on: frames back at A and none at the peer" "A got, peer got: $got"
+[ "$got" = "100 0" ] && pass "loopback on: 100 of 100 frames to A's address back at A" ||
+	fail "loopback on: frames to A's address back at A" "A got, peer got: $got"
+got=$(raw_round "$mac_b")
+[ "$got" = "0 0" ] && pass "loopback on: 0 of 100 frames to the peer's address reach it" ||
+	fail "loopback on: no frame reaches the peer" "A got, peer got: $got"
 check "ethtool -K loopback off" ethtool -K "$NIC_A" loopback off
 works && pass "traffic after loopback off" || fail "traffic after loopback off"
 got=$(raw_round "$mac_b")
-[ "${got#* }" = 100 ] && pass "loopback off: 100 of 100 frames at the peer" ||
-	fail "loopback off: frames at the peer" "A got, peer got: $got"
+[ "$got" = "0 100" ] && pass "loopback off: 100 of 100 frames to the peer's address reach it" ||
+	fail "loopback off: frames to the peer reach it" "A got, peer got: $got"
 
 # Offloads toggle
 for f in rx tx sg tso rxhash; do
