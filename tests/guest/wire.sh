@@ -29,11 +29,12 @@ if ! pair_up ronic ronic; then
 	finish
 fi
 
-# snmp PROTO FIELD: a counter of /proc/net/snmp ("Tcp" "InCsumErrors").
+# snmp PROTO FIELD: a counter of /proc/net/snmp or /proc/net/netstat
+# ("Tcp" "InCsumErrors", "IpExt" "InTruncatedPkts").
 snmp() {
 	awk -v p="$1:" -v f="$2" '$1 == p {
 		if (!h) { for (i = 2; i <= NF; i++) idx[$i] = i; h = 1 }
-		else print $idx[f] }' /proc/net/snmp
+		else print $idx[f] }' /proc/net/snmp /proc/net/netstat
 }
 
 snmp6() {
@@ -62,8 +63,8 @@ snapshot() {
 	c0[roc]=$(stat_of rx_oversize)
 	c0[tcp_csum]=$(snmp Tcp InCsumErrors)
 	c0[udp_csum]=$(snmp Udp InCsumErrors)
-	c0[ip_csum]=$(snmp Ip InCsumErrors)
-	c0[ip_trunc]=$(snmp Ip InTruncatedPkts)
+	c0[ip_csum]=$(snmp IpExt InCsumErrors)
+	c0[ip_trunc]=$(snmp IpExt InTruncatedPkts)
 	c0[udp_noports]=$(snmp Udp NoPorts)
 	c0[udp6_noports]=$(snmp6 Udp6NoPorts)
 	c0[vlan]=$(vlan_rx)
@@ -98,7 +99,7 @@ d=$(grew tcp_csum "$(snmp Tcp InCsumErrors)")
 d=$(grew udp_csum "$(snmp Udp InCsumErrors)")
 [ "$d" -eq "$N" ] && pass "bad UDP checksums: the stack caught all $N (none marked good)" ||
 	fail "bad UDP checksums caught by the stack" "UdpInCsumErrors grew by $d, sent $N"
-d=$(grew ip_csum "$(snmp Ip InCsumErrors)")
+d=$(grew ip_csum "$(snmp IpExt InCsumErrors)")
 [ "$d" -eq "$N" ] && pass "bad IPv4 header checksums: the stack caught all $N" ||
 	fail "bad IPv4 header checksums caught by the stack" "IpInCsumErrors grew by $d, sent $N"
 d=$(grew csum_err "$(stat_sum "rx[0-9]+_csum_err")")
@@ -110,7 +111,7 @@ d=$(grew ruc "$(stat_of rx_undersize)")
 d=$(grew roc "$(stat_of rx_oversize)")
 [ "$d" -eq "$N" ] && pass "oversize frames: rx_oversize grew by $N" ||
 	fail "oversize frames: rx_oversize" "grew by $d, sent $N"
-d=$(grew ip_trunc "$(snmp Ip InTruncatedPkts)")
+d=$(grew ip_trunc "$(snmp IpExt InTruncatedPkts)")
 [ "$d" -eq "$N" ] && pass "truncated IPv4: InTruncatedPkts grew by $N" ||
 	fail "truncated IPv4: InTruncatedPkts" "grew by $d, sent $N"
 d4=$(grew udp_noports "$(snmp Udp NoPorts)")
