@@ -212,7 +212,7 @@ check_multibuffer() {
 	else
 		fail "xdp.frags program attached at MTU 9000" "$out"
 	fi
-	if out=$(xdp_on xdp_pass); then
+	if out=$(ip -force link set dev "$NIC_A" xdpdrv obj "$OBJ" program xdp_pass 2>&1); then
 		fail "a program without frags replacing one with them at MTU 9000 is refused" "accepted"
 	else
 		echo "$out" | grep -q "without frags" &&
