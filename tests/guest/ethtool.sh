@@ -15,7 +15,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
-plan 113
+plan 112
 
 # refused NAME CMD...: the command must fail, and the port keep working.
 refused() {
