@@ -152,9 +152,10 @@ fi
 check "ethtool -s wol d" ethtool -s "$NIC_A" wol d
 
 # Frames from the wire no Linux peer would send (its own pairing).
+pair_down
 nested "$RONIC_TOP/tests/guest/wire.sh"
 pair_up ronic ronic || fail "pair up again after the wire faults" "pair_up failed"
-ip link set dev "$NIC_A" xdpdrv obj "$RONIC_XDP_OBJ" program xdp_pass
+ip -force link set dev "$NIC_A" xdpdrv obj "$RONIC_XDP_OBJ" program xdp_pass
 
 # Hot-unplug: QEMU's device_del of NIC A (its root port's hotplug: the
 # guest's pciehp removes the driver, then QEMU the device) with the XDP

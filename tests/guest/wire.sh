@@ -135,4 +135,5 @@ ip link del wv100
 rm -f /tmp/wire.bin /tmp/wire.bin.sha256
 check "port works after the malformed frames" works
 held "wire: $((12 * N + 500)) malformed or unusual frames injected under a sha256-checked transfer"
+pair_down
 finish
