@@ -12,7 +12,8 @@
 # does not carry pings once brought back up, checked every 20 operations
 # and at the end. A failure prints the seed and the operations so far;
 # the same seed replays the same operations (each draws only from RANDOM,
-# never from what an earlier one did).
+# never from what an earlier one did). Every operation and whether it was
+# refused go to $RONIC_RESULTS/fuzz-ops.txt.
 #   RONIC_FUZZ_SEED=7 RONIC_FUZZ_OPS=1000 (make fuzz SEED=7 OPS=1000)
 # pass and fail always succeed: "check && pass || fail" is if-then-else here.
 # shellcheck disable=SC2015
@@ -116,12 +117,18 @@ ip netns exec "$PEER_NS" iperf3 -s -D -B "$ADDR_B4" > /dev/null 2>&1
 RANDOM=$SEED
 n0=$(dmesg_lines)
 done_ops=()
+refused=0
 t0=$SECONDS
 traffic_start
 for ((i = 1; i <= OPS; i++)); do
 	next_op
 	done_ops+=("$OP")
-	run_op "$OP"
+	if run_op "$OP"; then
+		echo "$i ok $OP" >> "$RONIC_RESULTS/fuzz-ops.txt"
+	else
+		refused=$((refused + 1))
+		echo "$i refused $OP" >> "$RONIC_RESULTS/fuzz-ops.txt"
+	fi
 	if [ $((i % EVERY)) -eq 0 ] || [ "$i" -eq "$OPS" ]; then
 		traffic_stop
 		if bring_up; then
@@ -140,7 +147,7 @@ if reports=$(kernel_reports "$n0"); then
 		"$(echo "$reports" | head -1 | cut -c1-120); replay: RONIC_FUZZ_SEED=$SEED RONIC_FUZZ_OPS=$OPS"
 	printf '#   op %s\n' "${done_ops[@]}" >&2
 else
-	pass "fuzz (seed $SEED): no kernel report in $OPS operations ($((SECONDS - t0)) s)"
+	pass "fuzz (seed $SEED): no kernel report in $OPS operations, $refused of them refused ($((SECONDS - t0)) s)"
 fi
 held "fuzz: $OPS control-plane operations (seed $SEED) under traffic"
 for dev in fz0 fz1 fz2 fz3; do
