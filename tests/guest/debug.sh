@@ -223,7 +223,8 @@ phase lifecycle
 # Multi-buffer XDP (t-xdp's cases, RONIC_XDP_PART=frags): fragments built,
 # sent, cut and freed where KASAN and DMA-API debug see.
 if [ "$dut" = ronic ] && [ -n "${RONIC_XDP_OBJ:-}" ]; then
-	RONIC_XDP_PART=frags nested "$RONIC_TOP/tests/guest/xdp.sh"
+	RONIC_XDP_PART=frags RONIC_XDP_PINGS=50 RONIC_XDP_PING_INTERVAL=0.02 \
+		nested "$RONIC_TOP/tests/guest/xdp.sh"
 	pair_down
 fi
 phase xdp-frags
