@@ -20,7 +20,8 @@
 # RONIC_DEBUG_ONLY=planted only the planted bugs (make planted-bugs), which
 # the full run has last unless RONIC_DEBUG_PLANTED=0; RONIC_DEBUG_ONLY=
 # hwselftests only the kernel tree's hardware selftests; RONIC_DEBUG_ONLY=
-# fuzz only the control-plane fuzzer (make fuzz; RONIC_FUZZ_SEED, _OPS). Prints PASS:/FAIL: lines and a closing
+# xdp only the multi-buffer XDP cases; RONIC_DEBUG_ONLY=fuzz only the
+# control-plane fuzzer (make fuzz; RONIC_FUZZ_SEED, _OPS). Prints PASS:/FAIL: lines and a closing
 # "N passed, N failed, N skipped"; exit status 1 if anything failed.
 #
 # Results in DIR (default <repo>/results/debug-<timestamp>, or

@@ -25,8 +25,9 @@
 # Before step 1, the KUnit suites of ronic_kunit.ko (tests/guest/kunit.sh).
 # RONIC_DEBUG_ONLY=kunit stops after them (a quick check of the KUnit
 # part); RONIC_DEBUG_ONLY=planted runs step 5 alone (make planted-bugs),
-# RONIC_DEBUG_ONLY=hwselftests step 2d alone, RONIC_DEBUG_ONLY=fuzz the
-# control-plane fuzzer (tests/guest/fuzz.sh: make fuzz SEED=N OPS=N).
+# RONIC_DEBUG_ONLY=hwselftests step 2d alone, RONIC_DEBUG_ONLY=xdp step
+# 2c' alone, RONIC_DEBUG_ONLY=fuzz the control-plane fuzzer
+# (tests/guest/fuzz.sh: make fuzz SEED=N OPS=N).
 # scripts/vm.sh checks the whole kernel log afterwards (KASAN, UBSAN,
 # lockdep, DMA-API, WARNING, BUG, ...). Full reports (kmemleak, DMA-API
 # dump lines) go to stderr, which is this script's output too, and to
@@ -104,10 +105,21 @@ if [ "$iommu" = 1 ]; then
 	fi
 fi
 
+# xdp_frags: step 2c' (multi-buffer XDP), at a pace this kernel keeps up
+# with: 50 pings 20 ms apart per case.
+xdp_frags() {
+	RONIC_XDP_PART=frags RONIC_XDP_PINGS=50 RONIC_XDP_PING_INTERVAL=0.02 \
+		nested "$RONIC_TOP/tests/guest/xdp.sh"
+}
+
 # ---------------------------------------------------------- 0b. KUnit
 case "$only" in
 planted|hwselftests|fuzz)
 	nested "$RONIC_TOP/tests/guest/$only.sh"
+	finish
+	;;
+xdp)
+	xdp_frags
 	finish
 	;;
 esac
@@ -223,8 +235,7 @@ phase lifecycle
 # Multi-buffer XDP (t-xdp's cases, RONIC_XDP_PART=frags): fragments built,
 # sent, cut and freed where KASAN and DMA-API debug see.
 if [ "$dut" = ronic ] && [ -n "${RONIC_XDP_OBJ:-}" ]; then
-	RONIC_XDP_PART=frags RONIC_XDP_PINGS=50 RONIC_XDP_PING_INTERVAL=0.02 \
-		nested "$RONIC_TOP/tests/guest/xdp.sh"
+	xdp_frags
 	pair_down
 fi
 phase xdp-frags
