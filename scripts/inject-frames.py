@@ -24,7 +24,8 @@ sends; this sends what a broken or hostile station would. Kinds:
                 EtherType), 14 to 1514 bytes long
 
 Frames go to --dst (the port under test) from --src. Prints one line per
-kind: "KIND COUNT".
+kind, "KIND COUNT", then "short N": the frames under 60 bytes (what a
+receiver counts as undersize; a TCP SYN without options is 54 bytes).
 """
 import argparse
 import ipaddress
@@ -144,13 +145,17 @@ def main():
     args.dst = bytes.fromhex(args.dst.replace(":", ""))
     args.src = bytes.fromhex(args.src.replace(":", ""))
     rng = random.Random(args.seed)
+    short = 0
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         for spec in args.kinds:
             kind, count = spec.split("=")
             for _ in range(int(count)):
-                s.sendto(frames(args, kind, rng), ("127.0.0.1", args.port))
+                frame = frames(args, kind, rng)
+                short += len(frame) < 60
+                s.sendto(frame, ("127.0.0.1", args.port))
                 time.sleep(0.002)
             print(kind, count)
+    print("short", short)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,9 @@
 #    found every bad IPv4 header, TCP and UDP checksum itself (its
 #    InCsumErrors counters grew by exactly the frames sent), and ronic's
 #    rxN_csum_err by at least as many;
-#  - the device counted the runts (rx_undersize) and dropped the oversize
-#    frames (rx_oversize), the stack the truncated ones (InTruncatedPkts);
+#  - the device counted every frame under 60 bytes (rx_undersize) and kept
+#    the oversize ones out of the stack, the stack counted the truncated
+#    ones (InTruncatedPkts);
 #  - valid but unusual frames (IPv4 options, an IPv6 hop-by-hop header)
 #    reached UDP (NoPorts), double-tagged ones the VLAN device of their
 #    outer tag with stripping on and off, random bytes nothing at all;
@@ -51,6 +52,12 @@ inject() {
 		--src 02:00:00:00:00:99 --ip-dst "$ADDR_A4" --ip-src "$ADDR_B4" \
 		--ip6-dst "$ADDR_A6" --ip6-src "$ADDR_B6" --seed 7 "$@"
 }
+
+# No ARP (42 bytes, a short frame) during the counts.
+ip -n "$PEER_NS" neigh replace "$ADDR_A4" lladdr "$(cat "/sys/class/net/$NIC_A/address")" \
+	dev "$NIC_B" nud permanent
+ip neigh replace "$ADDR_B4" lladdr "$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")" \
+	dev "$NIC_A" nud permanent
 
 # A VLAN device for the outer tag 100 of the double-tagged frames.
 ip link add link "$NIC_A" name wv100 type vlan id 100
@@ -105,20 +112,26 @@ d=$(grew ip_csum "$(snmp IpExt InCsumErrors)")
 d=$(grew csum_err "$(stat_sum "rx[0-9]+_csum_err")")
 [ "$d" -ge $((3 * N)) ] && pass "ronic counted $d checksum errors (rxN_csum_err, >= $((3 * N)))" ||
 	fail "ronic's rxN_csum_err" "grew by $d, want >= $((3 * N))"
+# Every frame under 60 bytes the injector sent (the runts, the 54-byte
+# SYNs, short random ones) and nothing else: the transfer's own frames
+# carry TCP timestamps (66 bytes and more), the neighbours are static.
+short=$(sed -n 's/^short //p' <<< "$out")
 d=$(grew ruc "$(stat_of rx_undersize)")
-[ "$d" -eq "$N" ] && pass "runts: rx_undersize grew by $N" ||
-	fail "runts: rx_undersize" "grew by $d, sent $N"
-d=$(grew roc "$(stat_of rx_oversize)")
-[ "$d" -eq "$N" ] && pass "oversize frames: rx_oversize grew by $N" ||
-	fail "oversize frames: rx_oversize" "grew by $d, sent $N"
+[ "$d" -eq "${short:--1}" ] && pass "short frames: rx_undersize grew by the $short sent under 60 bytes" ||
+	fail "short frames: rx_undersize" "grew by $d, $short sent under 60 bytes"
 d=$(grew ip_trunc "$(snmp IpExt InTruncatedPkts)")
 [ "$d" -eq "$N" ] && pass "truncated IPv4: InTruncatedPkts grew by $N" ||
 	fail "truncated IPv4: InTruncatedPkts" "grew by $d, sent $N"
+# Of the UDP frames to port 9 with good checksums, the IPv4-options ones
+# alone may reach UDP: the 9500-byte ones must not (the device drops a
+# frame over RLPML; QEMU's model does so without counting rx_oversize).
+log "rx_oversize moved by $(grew roc "$(stat_of rx_oversize)")"
 d4=$(grew udp_noports "$(snmp Udp NoPorts)")
+[ "$d4" -eq "$N" ] && pass "oversize frames never reached the stack; the $N with IPv4 options did" ||
+	fail "oversize frames kept out, IPv4 options let in" "Udp NoPorts grew by $d4, want $N"
 d6=$(grew udp6_noports "$(snmp6 Udp6NoPorts)")
-[ "$d4" -ge "$N" ] && [ "$d6" -eq "$N" ] &&
-	pass "IPv4 options and IPv6 hop-by-hop frames reached UDP ($d4, $d6 of $N)" ||
-	fail "IPv4 options and IPv6 hop-by-hop frames reached UDP" "Udp NoPorts +$d4, Udp6NoPorts +$d6, sent $N each"
+[ "$d6" -eq "$N" ] && pass "IPv6 hop-by-hop frames reached UDP ($d6 of $N)" ||
+	fail "IPv6 hop-by-hop frames reached UDP" "Udp6NoPorts grew by $d6, sent $N"
 d=$(grew vlan "$(vlan_rx)")
 # vlan-in-vlan (outer 802.1Q 100): the VLAN device; qinq (outer 802.1ad): not.
 [ "$d" -eq "$N" ] && pass "double-tagged frames, stripping on: $N reached the VLAN device of the outer tag" ||
