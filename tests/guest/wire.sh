@@ -22,7 +22,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
-plan 12
+plan 13
 
 N=50
 if ! pair_up ronic ronic; then
