@@ -772,37 +772,36 @@ dma_maps_stop() {
 
 # ------------------------------------------------------------ the host
 
-# vm_hmp CMD...: run a QEMU monitor (HMP) command on the host side (vm.sh
-# serves the requests) and print its output. E.g. vm_hmp set_link nic1 off
-vm_hmp() {
-	local dir=$RONIC_RESULTS/hmp id
+# host_request KIND SECS WHAT...: hand WHAT to vm.sh, which serves
+# $RONIC_RESULTS/KIND/N.req with N.resp; print the response. Status 1
+# (logged) if none came within SECS.
+host_request() {
+	local dir=$RONIC_RESULTS/$1 secs=$2 id
+	shift 2
 	id=$(date +%s%N)
 	mkdir -p "$dir"
 	echo "$*" > "$dir/$id.tmp" && mv "$dir/$id.tmp" "$dir/$id.req"
-	if ! wait_until 20 test -e "$dir/$id.resp"; then
-		log "no answer from the monitor to: $*"
+	if ! wait_until "$secs" test -e "$dir/$id.resp"; then
+		log "no answer from the host ($(basename "$dir")) to: $*"
 		rm -f "$dir/$id.req"
 		return 1
 	fi
-	grep -v "^$*\$" "$dir/$id.resp"
+	cat "$dir/$id.resp"
 	rm -f "$dir/$id.resp"
+}
+
+# vm_hmp CMD...: run a QEMU monitor (HMP) command on the host side (vm.sh
+# serves the requests) and print its output. E.g. vm_hmp set_link nic1 off
+vm_hmp() {
+	host_request hmp 20 "$@" | grep -v "^$*\$"
 }
 
 # vm_inject ARGS...: raw frames onto the wire from the host
 # (scripts/inject-frames.py ARGS, the VM booted with vm.sh --injector);
 # prints its output ("KIND COUNT" lines, "FAILED" last on an error).
 vm_inject() {
-	local dir=$RONIC_RESULTS/inject id out
-	id=$(date +%s%N)
-	mkdir -p "$dir"
-	echo "$*" > "$dir/$id.tmp" && mv "$dir/$id.tmp" "$dir/$id.req"
-	if ! wait_until 120 test -e "$dir/$id.resp"; then
-		log "no answer from the injector to: $*"
-		rm -f "$dir/$id.req"
-		return 1
-	fi
-	out=$(cat "$dir/$id.resp")
-	rm -f "$dir/$id.resp"
+	local out
+	out=$(host_request inject 120 "$@") || return 1
 	echo "$out"
 	[ "$(tail -1 <<< "$out")" != FAILED ]
 }
