@@ -159,44 +159,72 @@ void ronic_xdp_ring_doorbell(struct ronic_ring *ring)
 }
 
 /*
- * An rx pool page's part going out again: it keeps the pool's mapping,
- * and only the bytes sent are synced. Pool pages may be compound: the
- * head page holds the mapping.
+ * The device address of rx pool bytes going out again: the page keeps the
+ * pool's mapping. Pool pages may be compound: the head page holds it.
  */
-static dma_addr_t ronic_xdp_pool_part(struct ronic_ring *ring, struct page *page,
-				      u32 offset, u32 len)
+static dma_addr_t ronic_xdp_pool_addr(struct page *page, u32 offset)
 {
-	dma_addr_t addr = ronic_dma_rx_page_addr(page) + offset;
+	return ronic_dma_rx_page_addr(page) + offset;
+}
 
-	ronic_dma_rx_sync_for_device(ring->dma, addr, len);
-	return addr;
+/* The head of an XDP_TX frame: its page, and its offset in that page. */
+static struct page *ronic_xdp_tx_head(struct xdp_frame *xdpf, u32 *offset)
+{
+	struct page *head = virt_to_head_page(xdpf->data);
+
+	*offset = xdpf->data - page_address(head);
+	return head;
+}
+
+/*
+ * Sync for the device the bytes an XDP_TX frame sends, head and
+ * fragments: before the ring's lock, which CPUs sharing the ring wait on.
+ */
+static void ronic_xdp_sync_tx(struct ronic_ring *ring, struct xdp_frame *xdpf)
+{
+	struct skb_shared_info *sinfo;
+	struct page *head;
+	u32 offset, f;
+
+	head = ronic_xdp_tx_head(xdpf, &offset);
+	ronic_dma_rx_sync_for_device(ring->dma, ronic_xdp_pool_addr(head, offset),
+				     xdpf->len);
+	if (!xdp_frame_has_frags(xdpf))
+		return;
+	sinfo = xdp_get_shared_info_from_frame(xdpf);
+	for (f = 0; f < sinfo->nr_frags; f++)
+		ronic_dma_rx_sync_for_device(ring->dma,
+					     ronic_xdp_pool_addr(skb_frag_page(&sinfo->frags[f]),
+								 skb_frag_off(&sinfo->frags[f])),
+					     skb_frag_size(&sinfo->frags[f]));
 }
 
 /* Queue an XDP_TX frame, head and fragments, its lock held. */
 static int ronic_xdp_queue_tx(struct ronic_ring *ring, struct xdp_frame *xdpf)
 {
-	struct page *head = virt_to_head_page(xdpf->data);
 	u32 frame_len = xdp_get_frame_len(xdpf);
 	u16 parts = ronic_xdp_frame_parts(xdpf);
 	struct skb_shared_info *sinfo;
 	u16 i = ring->next_to_use;
+	struct page *head;
 	skb_frag_t *frag;
-	dma_addr_t addr;
+	u32 offset;
 	u16 f;
 
 	if (unlikely(ronic_desc_unused(ring) < parts))
 		return -ENOSPC;
-	addr = ronic_xdp_pool_part(ring, head, xdpf->data - page_address(head),
-				   xdpf->len);
-	ronic_xdp_write_part(ring, i, addr, xdpf->len, frame_len, parts == 1);
+	head = ronic_xdp_tx_head(xdpf, &offset);
+	ronic_xdp_write_part(ring, i, ronic_xdp_pool_addr(head, offset),
+			     xdpf->len, frame_len, parts == 1);
 	sinfo = xdp_get_shared_info_from_frame(xdpf);
 	for (f = 1; f < parts; f++) {
 		frag = &sinfo->frags[f - 1];
 		i = ronic_ring_next(ring, i);
-		addr = ronic_xdp_pool_part(ring, skb_frag_page(frag),
-					   skb_frag_off(frag), skb_frag_size(frag));
-		ronic_xdp_write_part(ring, i, addr, skb_frag_size(frag),
-				     frame_len, f == parts - 1);
+		ronic_xdp_write_part(ring, i,
+				     ronic_xdp_pool_addr(skb_frag_page(frag),
+							 skb_frag_off(frag)),
+				     skb_frag_size(frag), frame_len,
+				     f == parts - 1);
 	}
 	ronic_xdp_publish(ring, xdpf, parts, RONIC_TX_BUF_XDP_TX);
 	return 0;
@@ -213,6 +241,7 @@ static int ronic_xdp_tx_buff(struct ronic_adapter *adapter, struct xdp_buff *xdp
 	if (unlikely(!xdpf || !ring))
 		return -EINVAL;
 
+	ronic_xdp_sync_tx(ring, xdpf);
 	locked = ronic_xdp_lock(ring);
 	err = ronic_xdp_queue_tx(ring, xdpf);
 	if (locked && !err) {
