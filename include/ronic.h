@@ -17,6 +17,8 @@
 #include "ronic_ro.h"
 #include "ronic_txrx.h"
 
+struct xsk_buff_pool;
+
 #define RONIC_DRV_NAME		"ronic"
 #ifndef RONIC_DRV_VERSION	/* set by Kbuild from the VERSION file */
 #define RONIC_DRV_VERSION	"unknown"
@@ -56,6 +58,7 @@ struct ronic_tx_xmit_stats {
 /* Written by tx completion (NAPI) only. */
 struct ronic_tx_ring_stats {
 	u64_stats_t restarts;	/* queue woken after being stopped */
+	u64_stats_t xsk_sent;	/* AF_XDP frames sent from socket memory */
 };
 
 struct ronic_rx_ring_stats {
@@ -69,6 +72,7 @@ struct ronic_rx_ring_stats {
 	u64_stats_t xdp_redirect;
 	u64_stats_t xdp_aborted;
 	u64_stats_t xdp_tx_errors;	/* XDP_TX or redirect that failed */
+	u64_stats_t xsk_received;	/* frames received into socket memory */
 };
 
 /* XDP tx rings, written under the ring's xdp_lock when rings are shared. */
@@ -82,6 +86,7 @@ enum ronic_tx_buf_type {
 	RONIC_TX_BUF_SKB,
 	RONIC_TX_BUF_XDP_TX,		/* an rx page sent back, pool-mapped */
 	RONIC_TX_BUF_XDP_XMIT,		/* a redirected frame, mapped here */
+	RONIC_TX_BUF_XSK,		/* AF_XDP zero-copy: socket memory */
 };
 
 /* Software state of one tx descriptor slot. */
@@ -98,7 +103,10 @@ struct ronic_tx_buffer {
 	u16 segs;			/* wire frames it becomes (TSO) */
 };
 
-/* An rx slot: a fragment of a pool page, RONIC_RX_SLOT_LEN bytes. */
+/*
+ * An rx slot: a fragment of a pool page, RONIC_RX_SLOT_LEN bytes. A ring
+ * on an AF_XDP zero-copy pool keeps its buffers in rx_xsk instead.
+ */
 struct ronic_rx_buffer {
 	struct page *page;
 	u32 page_offset;		/* where the slot starts in the page */
@@ -141,6 +149,12 @@ struct ronic_ring {
 		struct ronic_tx_buffer *tx_buf;
 		struct ronic_rx_buffer *rx_buf;
 	};
+	/*
+	 * AF_XDP zero-copy (ronic_xsk.c): the socket's pool this queue pair
+	 * receives into and sends from, or NULL.
+	 */
+	struct xsk_buff_pool *xsk_pool;
+	struct xdp_buff **rx_xsk;	/* rx: a pool buffer per descriptor */
 
 	bool is_xdp;			/* an XDP tx ring: no netdev queue */
 	/* debugfs tx_hang_queue: skip tail writes until the next reset */
@@ -151,6 +165,7 @@ struct ronic_ring {
 	spinlock_t xdp_lock;
 
 	/* rx only */
+	u16 rx_buf_len;			/* bytes the device may write per buffer */
 	struct bpf_prog *xdp_prog;	/* copy of the adapter's, for the poll */
 	struct page_pool *pp;
 	struct sk_buff *rx_skb;		/* frame spanning several buffers */
@@ -294,6 +309,9 @@ struct ronic_adapter {
 	u32 itr_usecs;
 	bool itr_adaptive;
 	u32 wol;			/* WAKE_* of ethtool -s wol */
+	/* queues whose AF_XDP pool is bound in zero-copy mode (ronic_xsk.c) */
+	DECLARE_BITMAP(xsk_zc_queues, RONIC_MAX_QUEUES);
+	unsigned long xsk_attrs[RONIC_MAX_QUEUES];	/* each pool's mapping */
 	/* VLAN ids the stack added: the VFTA's contents, rewritten on reset */
 	DECLARE_BITMAP(active_vlans, VLAN_N_VID);
 
@@ -356,6 +374,14 @@ struct ronic_adapter {
 
 	char other_name[IFNAMSIZ + 16];
 };
+
+/* Count one event of a ring's completion side (rx poll or tx clean). */
+static inline void ronic_ring_count(struct ronic_ring *ring, u64_stats_t *counter)
+{
+	u64_stats_update_begin(&ring->syncp);
+	u64_stats_inc(counter);
+	u64_stats_update_end(&ring->syncp);
+}
 
 static inline u16 ronic_desc_unused(const struct ronic_ring *ring)
 {
@@ -455,6 +481,9 @@ int ronic_ring_alloc_tx(struct ronic_ring *ring);
 void ronic_ring_free_tx(struct ronic_ring *ring);
 void ronic_ring_clean_tx(struct ronic_ring *ring);
 void ronic_ring_clean_rx(struct ronic_ring *ring);
+struct ronic_ring *ronic_ring_create_rx(struct ronic_adapter *adapter, u16 q,
+					u16 count);
+void ronic_ring_destroy_rx(struct ronic_ring *ring);
 int ronic_rings_create(struct ronic_adapter *adapter, u16 queues,
 		       u16 tx_count, u16 rx_count, struct ronic_ring_set *set);
 void ronic_rings_destroy(struct ronic_ring_set *set);

@@ -14,6 +14,9 @@
 
 #include "ronic_compat.h"	/* the page_pool header(s) of this kernel */
 
+struct xsk_buff_pool;
+struct xdp_buff;
+
 /*
  * Host-side attributes of the streaming mappings the driver makes itself.
  * There is no rx counterpart: rx pages are mapped by page_pool with the
@@ -64,5 +67,12 @@ void ronic_dma_rx_sync_for_cpu(struct page_pool *pool, struct page *page,
 			       u32 offset, u32 len);
 void ronic_dma_rx_sync_for_device(struct ronic_dma *dma, dma_addr_t addr,
 				  u32 len);
+
+int ronic_dma_xsk_map(struct ronic_dma *dma, struct xsk_buff_pool *pool,
+		      unsigned long attrs);
+void ronic_dma_xsk_unmap(struct xsk_buff_pool *pool, unsigned long attrs);
+dma_addr_t ronic_dma_xsk_rx_addr(struct xdp_buff *xdp);
+void ronic_dma_xsk_sync_for_cpu(struct xdp_buff *xdp, struct xsk_buff_pool *pool);
+dma_addr_t ronic_dma_xsk_tx_addr(struct xsk_buff_pool *pool, u64 addr, u32 len);
 
 #endif /* _RONIC_DMA_H_ */

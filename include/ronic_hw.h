@@ -106,6 +106,8 @@ void ronic_hw_irq_disable(struct ronic_adapter *adapter);
 void ronic_hw_write_itr(struct ronic_adapter *adapter,
 			struct ronic_q_vector *q_vector);
 void ronic_hw_kick_queues(struct ronic_adapter *adapter);
+void ronic_hw_kick_vector(struct ronic_adapter *adapter,
+			  struct ronic_q_vector *qv);
 u32 ronic_hw_read_clear_causes(struct ronic_adapter *adapter);
 
 void ronic_hw_update_stats(struct ronic_adapter *adapter,

@@ -72,6 +72,12 @@ struct ronic_ro_decision {
 	/* host attributes of the tx mappings the driver makes itself */
 	unsigned long tx_attrs;
 	/*
+	 * Host attributes of an AF_XDP zero-copy pool's memory, which the
+	 * device both writes (rx) and reads (tx) under one mapping: weakly
+	 * ordered only with both flags in force. Taken when a pool binds.
+	 */
+	unsigned long xsk_attrs;
+	/*
 	 * Host attributes of every rx page, so also of XDP_TX frames sent
 	 * from one: the pool's, whatever the flags and the verdict.
 	 */

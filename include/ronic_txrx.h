@@ -127,8 +127,18 @@ struct ronic_q_vector;
 DECLARE_STATIC_KEY_FALSE(ronic_tx_hang_key);
 void ronic_tx_hang_arm(void);
 
+/* Frame errors that make a received frame worthless. */
+#define RONIC_RXD_ERR_FRAME	(BIT(24) | BIT(25) | BIT(26) | BIT(28) | \
+				 RONIC_RXD_ERR_RXE)
+/* Rx buffers are given back to the device in batches of at least this. */
+#define RONIC_RX_REFILL_BATCH	16
+
 netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev);
+void ronic_tx_doorbell(struct ronic_ring *ring);
 int ronic_napi_poll(struct napi_struct *napi, int budget);
 void ronic_rx_refill(struct ronic_ring *ring, u16 count);
+void ronic_rx_fill(struct ronic_ring *ring);
+void ronic_rx_deliver(struct ronic_ring *ring, union ronic_rx_desc *desc,
+		      struct sk_buff *skb, u32 staterr);
 
 #endif /* _RONIC_TXRX_H_ */

@@ -108,6 +108,13 @@ probe RONIC_HAVE_XMO_RX_VLAN_TAG include/net/xdp.h \
 	'\(\*xmo_rx_vlan_tag\)'
 # 6.17: a health reporter's grace period is in its ops, no longer an
 # argument of devlink_health_reporter_create().
+# 6.10: a zero-copy buffer is synced for the CPU without naming its pool.
+probe RONIC_HAVE_XSK_SYNC_FOR_CPU_NO_POOL include/net/xdp_sock_drv.h \
+	'void xsk_buff_dma_sync_for_cpu\(struct xdp_buff \*xdp\)'
+# 6.8: a zero-copy buffer has room for driver data after its xdp_buff
+# (the rx metadata kfuncs read the descriptor from there).
+probe RONIC_HAVE_XSK_CB include/net/xsk_buff_pool.h \
+	'define XSK_CHECK_PRIV_TYPE\('
 probe RONIC_HAVE_DEVLINK_HEALTH_OPS_GRACE include/net/devlink.h \
 	'u64 default_graceful_period;'
 echo "#endif"

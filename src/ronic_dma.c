@@ -4,6 +4,8 @@
  * map; the helper picks direction and attributes and records them with
  * the mapping so the unmap matches, whatever changed in between.
  */
+#include <net/xdp_sock_drv.h>
+
 #include "ronic_compat.h"
 #include "ronic_dma.h"
 
@@ -211,4 +213,79 @@ void ronic_dma_rx_sync_for_device(struct ronic_dma *dma, dma_addr_t addr,
 				  u32 len)
 {
 	dma_sync_single_for_device(dma->dev, addr, len, DMA_BIDIRECTIONAL);
+}
+
+/*
+ * AF_XDP zero-copy. The socket's memory is mapped once, when its pool is
+ * bound to a queue, for both directions: the device writes received
+ * frames into it and reads the frames the application sends from it.
+ */
+
+/**
+ * ronic_dma_xsk_map - map an AF_XDP pool's memory for the device
+ * @dma: the helper
+ * @pool: the pool being bound
+ * @attrs: host attributes from the relaxed-ordering policy (xsk_attrs)
+ *
+ * The buffers are synced one by one as they change hands, so the mapping
+ * itself skips the CPU sync. Undo with ronic_dma_xsk_unmap() and the same
+ * @attrs.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ronic_dma_xsk_map(struct ronic_dma *dma, struct xsk_buff_pool *pool,
+		      unsigned long attrs)
+{
+	return xsk_pool_dma_map(pool, dma->dev, attrs | DMA_ATTR_SKIP_CPU_SYNC);
+}
+
+/**
+ * ronic_dma_xsk_unmap - undo ronic_dma_xsk_map()
+ * @pool: the pool being unbound, no buffer of it with the device
+ * @attrs: what it was mapped with
+ */
+void ronic_dma_xsk_unmap(struct xsk_buff_pool *pool, unsigned long attrs)
+{
+	xsk_pool_dma_unmap(pool, attrs | DMA_ATTR_SKIP_CPU_SYNC);
+}
+
+/**
+ * ronic_dma_xsk_rx_addr - where the device may write into a pool buffer
+ * @xdp: the buffer
+ *
+ * Return: the device address of its data area, after the headroom.
+ */
+dma_addr_t ronic_dma_xsk_rx_addr(struct xdp_buff *xdp)
+{
+	return xsk_buff_xdp_get_dma(xdp);
+}
+
+/**
+ * ronic_dma_xsk_sync_for_cpu - make a received frame visible to the CPU
+ * @xdp: the pool buffer the device wrote
+ * @pool: its pool
+ */
+void ronic_dma_xsk_sync_for_cpu(struct xdp_buff *xdp, struct xsk_buff_pool *pool)
+{
+#ifdef RONIC_HAVE_XSK_SYNC_FOR_CPU_NO_POOL
+	xsk_buff_dma_sync_for_cpu(xdp);
+#else
+	xsk_buff_dma_sync_for_cpu(xdp, pool);
+#endif
+}
+
+/**
+ * ronic_dma_xsk_tx_addr - hand a frame of socket memory to the device
+ * @pool: the socket's pool
+ * @addr: the frame's address in the socket's memory (its tx descriptor)
+ * @len: its bytes
+ *
+ * Return: the device address, the bytes synced for the device to read.
+ */
+dma_addr_t ronic_dma_xsk_tx_addr(struct xsk_buff_pool *pool, u64 addr, u32 len)
+{
+	dma_addr_t dma = xsk_buff_raw_get_dma(pool, addr);
+
+	xsk_buff_raw_dma_sync_for_device(pool, dma, len);
+	return dma;
 }

@@ -315,7 +315,8 @@ static_assert(RONIC_RO_READ == BIT(0) && RONIC_RO_WRITE == BIT(1));
 
 /* The name lists below follow the counter structures field by field. */
 static_assert(sizeof(struct ronic_tx_xmit_stats) == 10 * sizeof(u64_stats_t));
-static_assert(sizeof(struct ronic_rx_ring_stats) == 10 * sizeof(u64_stats_t));
+static_assert(sizeof(struct ronic_tx_ring_stats) == 2 * sizeof(u64_stats_t));
+static_assert(sizeof(struct ronic_rx_ring_stats) == 11 * sizeof(u64_stats_t));
 static_assert(sizeof(struct ronic_xdp_ring_stats) == 3 * sizeof(u64_stats_t));
 
 struct ronic_stat {
@@ -373,7 +374,8 @@ static const char * const ronic_drv_stat_names[] = {
 
 /* Per stack tx queue, then per rx queue, then per XDP ring. */
 static const char * const ronic_txq_stat_names[] = {
-	"packets", "bytes", "restarts", "busy", "map_errors", "csum_offload",
+	"packets", "bytes", "restarts", "xsk_sent", "busy", "map_errors",
+	"csum_offload",
 	"tso", "linearized", "dropped", "dma_weak", "copybreak", "descs",
 	"head_copy",
 };
@@ -381,7 +383,7 @@ static const char * const ronic_txq_stat_names[] = {
 static const char * const ronic_rxq_stat_names[] = {
 	"packets", "bytes", "alloc_failed", "csum_err", "csum_ok", "dropped",
 	"xdp_pass", "xdp_drop", "xdp_tx", "xdp_redirect", "xdp_aborted",
-	"xdp_tx_errors",
+	"xdp_tx_errors", "xsk_received",
 };
 
 static const char * const ronic_xdpq_stat_names[] = {
@@ -526,8 +528,9 @@ static void ronic_get_ethtool_stats(struct net_device *netdev,
 		}
 		ronic_stats_read(&ring->syncp, &ring->stats.packets, 2, data);
 		data += 2;
-		ronic_stats_read(&ring->syncp, &ring->tx_stats.restarts, 1, data);
-		data += 1;
+		ronic_stats_read(&ring->syncp, &ring->tx_stats.restarts,
+				 RONIC_NR_STATS(ring->tx_stats), data);
+		data += RONIC_NR_STATS(ring->tx_stats);
 		ronic_stats_read(&ring->xmit_syncp, &ring->xmit_stats.busy,
 				 RONIC_NR_STATS(ring->xmit_stats), data);
 		data += RONIC_NR_STATS(ring->xmit_stats);

@@ -631,7 +631,7 @@ void ronic_hw_configure_rx_ring(struct ronic_adapter *adapter,
 	ronic_wr32(adapter, RONIC_RDT(q), 0);
 	ring->tail = adapter->hw_addr + RONIC_RDT(q);
 
-	srrctl = (RONIC_RX_BUF_LEN >> RONIC_SRRCTL_BSIZEPKT_SHIFT) |
+	srrctl = (ring->rx_buf_len >> RONIC_SRRCTL_BSIZEPKT_SHIFT) |
 		 RONIC_SRRCTL_DESCTYPE_ADV_ONEBUF;
 	if (ronic_hw_rx_drop(adapter))
 		srrctl |= RONIC_SRRCTL_DROP_EN;
@@ -1044,6 +1044,20 @@ void ronic_hw_kick_queues(struct ronic_adapter *adapter)
 {
 	if (adapter->irq_mode == RONIC_IRQ_MSIX)
 		ronic_wr32(adapter, RONIC_EICS, adapter->eims_queues);
+	else
+		ronic_wr32(adapter, RONIC_ICS, RONIC_ICR_RXT0);
+}
+
+/**
+ * ronic_hw_kick_vector - raise one queue vector's interrupt by software
+ * @adapter: the device
+ * @qv: the vector
+ */
+void ronic_hw_kick_vector(struct ronic_adapter *adapter,
+			  struct ronic_q_vector *qv)
+{
+	if (adapter->irq_mode == RONIC_IRQ_MSIX)
+		ronic_wr32(adapter, RONIC_EICS, qv->eims);
 	else
 		ronic_wr32(adapter, RONIC_ICS, RONIC_ICR_RXT0);
 }

@@ -20,6 +20,7 @@
 #include "ronic_irq.h"
 #include "ronic_stats.h"
 #include "ronic_xdp.h"
+#include "ronic_xsk.h"
 
 static bool force_legacy_irq;
 module_param(force_legacy_irq, bool, 0444);
@@ -70,7 +71,7 @@ static void ronic_configure(struct ronic_adapter *adapter)
 		ring = adapter->rx_ring[q];
 		WRITE_ONCE(ring->xdp_prog, adapter->xdp_prog);
 		ronic_hw_configure_rx_ring(adapter, ring);
-		ronic_rx_refill(ring, ronic_desc_unused(ring));
+		ronic_rx_fill(ring);
 	}
 	ronic_hw_enable_rx(adapter, ronic_max_frame(netdev));
 }
@@ -538,6 +539,7 @@ static const struct net_device_ops ronic_netdev_ops = {
 	.ndo_tx_timeout		= ronic_tx_timeout,
 	.ndo_bpf		= ronic_xdp_bpf,
 	.ndo_xdp_xmit		= ronic_xdp_xmit,
+	.ndo_xsk_wakeup		= ronic_xsk_wakeup,
 };
 
 /**
@@ -648,7 +650,8 @@ static void ronic_set_xdp_features(struct ronic_adapter *adapter)
 					NETDEV_XDP_ACT_REDIRECT |
 					NETDEV_XDP_ACT_NDO_XMIT |
 					NETDEV_XDP_ACT_RX_SG |
-					NETDEV_XDP_ACT_NDO_XMIT_SG : 0;
+					NETDEV_XDP_ACT_NDO_XMIT_SG |
+					NETDEV_XDP_ACT_XSK_ZEROCOPY : 0;
 #endif
 #ifdef RONIC_HAVE_XDP_METADATA_OPS
 	adapter->netdev->xdp_metadata_ops = &ronic_xdp_metadata_ops;

@@ -9,6 +9,7 @@
 #include "ronic_compat.h"
 #include "ronic_stats.h"
 #include "ronic_xdp.h"
+#include "ronic_xsk.h"
 
 /**
  * ronic_ring_alloc_tx - descriptor memory and slot array of a tx ring
@@ -55,20 +56,26 @@ err:
 void ronic_ring_clean_tx(struct ronic_ring *ring)
 {
 	struct ronic_tx_buffer *buf;
+	u32 xsk_frames = 0;
 	u16 i;
 
 	if (!ring->tx_buf)
 		return;
 	for (i = 0; i < ring->count; i++) {
 		buf = &ring->tx_buf[i];
+		if (buf->eop_desc && buf->type == RONIC_TX_BUF_XSK)
+			xsk_frames++;
 		/* A stale pointer would let the next clean count this slot again. */
 		buf->eop_desc = NULL;
+		buf->type = RONIC_TX_BUF_SKB;
 		ronic_dma_unmap_tx(ring->dma, &buf->map);
 		if (buf->skb) {
 			dev_kfree_skb_any(buf->skb);
 			buf->skb = NULL;
 		}
 	}
+	/* Unsent frames of socket memory go back to the socket as done. */
+	ronic_xsk_tx_completed(ring, xsk_frames);
 	memset(ring->desc, 0, ring->desc_bytes);
 	netdev_tx_reset_queue(netdev_get_tx_queue(ring->netdev, ring->queue_index));
 	ring->next_to_use = 0;
@@ -123,6 +130,28 @@ static int ronic_ring_create_pool(struct ronic_ring *ring)
 
 static void ronic_ring_free_rx(struct ronic_ring *ring);
 
+/*
+ * The buffers of a ring: page_pool slots, or the buffers of its AF_XDP
+ * zero-copy pool. Return: 0 or a negative errno.
+ */
+static int ronic_ring_alloc_rx_buffers(struct ronic_ring *ring)
+{
+	int err;
+
+	if (ring->xsk_pool)
+		return ronic_xsk_ring_alloc_rx(ring);
+
+	ring->rx_buf_len = RONIC_RX_BUF_LEN;
+	ring->rx_buf = kvcalloc(ring->count, sizeof(*ring->rx_buf), GFP_KERNEL);
+	if (!ring->rx_buf)
+		return -ENOMEM;
+	err = ronic_ring_create_pool(ring);
+	if (err)
+		return err;
+	return xdp_rxq_info_reg_mem_model(&ring->xdp_rxq, MEM_TYPE_PAGE_POOL,
+					  ring->pp);
+}
+
 /**
  * ronic_ring_alloc_rx - descriptors, slot array, page_pool and rxq info
  * @ring: the ring, with count, dma, netdev and q_vector set
@@ -133,26 +162,17 @@ static int ronic_ring_alloc_rx(struct ronic_ring *ring)
 {
 	int err = -ENOMEM;
 
-	ring->rx_buf = kvcalloc(ring->count, sizeof(*ring->rx_buf), GFP_KERNEL);
-	if (!ring->rx_buf)
-		return -ENOMEM;
-
 	ring->desc_bytes = ALIGN(ring->count * sizeof(union ronic_rx_desc), SZ_4K);
 	ring->desc = ronic_dma_alloc_ring(ring->dma, ring->desc_bytes,
 					  &ring->desc_dma);
 	if (!ring->desc)
 		goto err;
 
-	err = ronic_ring_create_pool(ring);
-	if (err)
-		goto err;
-
 	err = xdp_rxq_info_reg(&ring->xdp_rxq, ring->netdev, ring->queue_index,
 			       ring->q_vector->napi.napi_id);
 	if (err)
 		goto err;
-	err = xdp_rxq_info_reg_mem_model(&ring->xdp_rxq, MEM_TYPE_PAGE_POOL,
-					 ring->pp);
+	err = ronic_ring_alloc_rx_buffers(ring);
 	if (err)
 		goto err;
 
@@ -177,6 +197,10 @@ void ronic_ring_clean_rx(struct ronic_ring *ring)
 {
 	u16 i;
 
+	if (ring->xsk_pool) {
+		ronic_xsk_ring_clean_rx(ring);
+		return;
+	}
 	if (!ring->rx_buf)
 		return;
 	if (ring->rx_skb) {
@@ -214,6 +238,8 @@ static void ronic_ring_free_rx(struct ronic_ring *ring)
 	ring->desc = NULL;
 	kvfree(ring->rx_buf);
 	ring->rx_buf = NULL;
+	kvfree(ring->rx_xsk);
+	ring->rx_xsk = NULL;
 }
 
 static struct ronic_ring *ronic_ring_new(struct ronic_adapter *adapter,
@@ -319,6 +345,7 @@ int ronic_rings_create(struct ronic_adapter *adapter, u16 queues,
 		if (!ring)
 			goto err;
 		set->tx[q] = ring;
+		ring->xsk_pool = ronic_xsk_pool(adapter, q);
 		err = ronic_ring_alloc_tx(ring);
 		if (err)
 			goto err;
@@ -328,6 +355,7 @@ int ronic_rings_create(struct ronic_adapter *adapter, u16 queues,
 		if (!ring)
 			goto err;
 		set->rx[q] = ring;
+		ring->xsk_pool = ronic_xsk_pool(adapter, q);
 		err = ronic_ring_alloc_rx(ring);
 		if (err)
 			goto err;
@@ -405,18 +433,26 @@ static void ronic_ring_fold(const struct ronic_ring *ring, u64 *packets,
 	*bytes += u64_stats_read(&ring->stats.bytes);
 }
 
-static void ronic_ring_fold_extra(const struct ronic_ring *rx,
-				  const struct ronic_ring *tx,
-				  struct ronic_base_stats *base)
+/* An rx ring's counters into the base. */
+static void ronic_ring_fold_rx(const struct ronic_ring *rx,
+			       struct ronic_base_stats *base)
 {
+	ronic_ring_fold(rx, &base->rx_packets, &base->rx_bytes);
 	base->rx_dropped += u64_stats_read(&rx->rx_stats.dropped);
 	base->rx_alloc_fail += u64_stats_read(&rx->rx_stats.alloc_failed);
 	base->rx_csum_bad += u64_stats_read(&rx->rx_stats.csum_err);
 	base->rx_csum_unnecessary += u64_stats_read(&rx->rx_stats.csum_ok);
+	ronic_ring_add_xdp_verdicts(rx, &base->xdp);
+}
+
+/* A stack tx ring's counters into the base. */
+static void ronic_ring_fold_tx(const struct ronic_ring *tx,
+			       struct ronic_base_stats *base)
+{
+	ronic_ring_fold(tx, &base->tx_packets, &base->tx_bytes);
 	base->tx_dropped += u64_stats_read(&tx->xmit_stats.dropped);
 	base->tx_hw_gso_packets += u64_stats_read(&tx->xmit_stats.tso);
 	base->tx_wake += u64_stats_read(&tx->tx_stats.restarts);
-	ronic_ring_add_xdp_verdicts(rx, &base->xdp);
 }
 
 /*
@@ -448,11 +484,8 @@ void ronic_rings_uninstall(struct ronic_adapter *adapter,
 	/* Fold and unhook under the lock ndo_get_stats64 reads under. */
 	spin_lock_bh(&adapter->stats_lock);
 	for (q = 0; q < adapter->num_queues && adapter->rx_ring[q]; q++) {
-		ronic_ring_fold(adapter->rx_ring[q], &base->rx_packets,
-				&base->rx_bytes);
-		ronic_ring_fold(adapter->tx_ring[q], &base->tx_packets,
-				&base->tx_bytes);
-		ronic_ring_fold_extra(adapter->rx_ring[q], adapter->tx_ring[q], base);
+		ronic_ring_fold_rx(adapter->rx_ring[q], base);
+		ronic_ring_fold_tx(adapter->tx_ring[q], base);
 	}
 	for (q = 0; q < adapter->num_xdp_rings; q++)
 		ronic_ring_fold_xdp(adapter->xdp_ring[q], base);
@@ -478,4 +511,44 @@ void ronic_rings_uninstall(struct ronic_adapter *adapter,
 	}
 	set->num_queues = adapter->num_queues;
 	ronic_xdp_lock_key_update(&adapter->xdp_lock_key_held, false);
+}
+
+/**
+ * ronic_ring_create_rx - build a new rx ring for one queue of a running port
+ * @adapter: the device
+ * @q: the queue; the ring takes its AF_XDP zero-copy pool, if bound
+ * @count: descriptors
+ *
+ * For a queue that changes its buffers (an AF_XDP pool bound or unbound)
+ * without the others stopping. Its vector's NAPI must be disabled: a
+ * failure destroys the page_pool it made, which is tied to that NAPI.
+ *
+ * Return: the ring, or an ERR_PTR with nothing left allocated.
+ */
+struct ronic_ring *ronic_ring_create_rx(struct ronic_adapter *adapter, u16 q,
+					u16 count)
+{
+	struct ronic_ring *ring;
+	int err;
+
+	ring = ronic_ring_new(adapter, adapter->q_vector[q], q, q, count);
+	if (!ring)
+		return ERR_PTR(-ENOMEM);
+	ring->xsk_pool = ronic_xsk_pool(adapter, q);
+	err = ronic_ring_alloc_rx(ring);
+	if (err) {
+		kfree(ring);
+		return ERR_PTR(err);
+	}
+	return ring;
+}
+
+/**
+ * ronic_ring_destroy_rx - free an rx ring taken out of a running port
+ * @ring: the ring, stopped and cleaned, its vector's NAPI disabled; its
+ *	counters carried over to the ring that replaced it
+ */
+void ronic_ring_destroy_rx(struct ronic_ring *ring)
+{
+	ronic_ring_destroy(ring, true);
 }

@@ -154,6 +154,8 @@ static int ronic_ro_decide_flags(const struct ronic_ro_platform *plat,
 		out->dca_txctrl |= RONIC_DCA_TX_WB_RO_EN;
 		out->dca_rxctrl |= RONIC_DCA_RX_DATA_WRO_EN | RONIC_DCA_RX_HDR_WRO_EN;
 	}
+	if ((requested & RONIC_RO_ALL) == RONIC_RO_ALL)
+		out->xsk_attrs |= DMA_ATTR_WEAK_ORDERING;
 	out->verdict = plat->dev_enabled ? RONIC_RO_OK : RONIC_RO_DORMANT;
 	return 0;
 }

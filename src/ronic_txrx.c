@@ -17,13 +17,10 @@
 #include "ronic_compat.h"
 #include "ronic_hw.h"
 #include "ronic_xdp.h"
+#include "ronic_xsk.h"
 
 #define RONIC_TX_CLEAN_BUDGET	256
-#define RONIC_RX_REFILL_BATCH	16
 
-/* Frame errors that make a received frame worthless. */
-#define RONIC_RXD_ERR_FRAME	(BIT(24) | BIT(25) | BIT(26) | BIT(28) | \
-				 RONIC_RXD_ERR_RXE)
 /* The device did not check this frame's checksums. */
 #define RONIC_RXD_STAT_IXSM	BIT(2)
 
@@ -80,13 +77,15 @@ void ronic_tx_hang_arm(void)
 	static_branch_enable(&ronic_tx_hang_key);
 }
 
-/*
- * Hand the device every descriptor written so far: an xmit_more batch
- * leaves this to its last frame, whose tail covers the whole batch.
- * writel() orders the descriptor writes before the register write on
- * every architecture, so no wmb() is needed first.
+/**
+ * ronic_tx_doorbell - hand the device every descriptor written so far
+ * @ring: a stack tx ring
+ *
+ * An xmit_more batch leaves this to its last frame, whose tail covers the
+ * whole batch. writel() orders the descriptor writes before the register
+ * write on every architecture, so no wmb() is needed first.
  */
-static void ronic_tx_doorbell(struct ronic_ring *ring)
+void ronic_tx_doorbell(struct ronic_ring *ring)
 {
 	if (static_branch_unlikely(&ronic_tx_hang_key) &&
 	    READ_ONCE(ring->tail_frozen))
@@ -466,6 +465,7 @@ netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 	/* The frame's bookkeeping lives in the slot of its first descriptor. */
 	head = &ring->tx_buf[ring->next_to_use];
 	head->skb = skb;
+	head->type = RONIC_TX_BUF_SKB;
 	head->segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 	head->bytes = skb->len + (head->segs - 1) * off.hdr_len;
 
@@ -507,6 +507,9 @@ dropped:
 static bool ronic_clean_tx(struct ronic_ring *ring, int napi_budget)
 {
 	unsigned int packets = 0, bytes = 0, budget = RONIC_TX_CLEAN_BUDGET;
+	/* the stack's frames, for BQL: AF_XDP frames never entered it */
+	unsigned int skb_packets = 0, skb_bytes = 0;
+	u32 xsk_frames = 0;
 	struct netdev_queue *txq;
 	struct ronic_tx_buffer *head;
 	struct ronic_tx_desc *eop;
@@ -522,6 +525,12 @@ static bool ronic_clean_tx(struct ronic_ring *ring, int napi_budget)
 		head->skb = NULL;
 		packets += head->segs;
 		bytes += head->bytes;
+		if (head->type == RONIC_TX_BUF_XSK) {
+			xsk_frames++;
+		} else {
+			skb_packets += head->segs;
+			skb_bytes += head->bytes;
+		}
 
 		for (;;) {
 			struct ronic_tx_desc *desc = ronic_tx_desc(ring, i);
@@ -540,6 +549,7 @@ static bool ronic_clean_tx(struct ronic_ring *ring, int napi_budget)
 	ring->next_to_clean = i;
 	if (packets)
 		WRITE_ONCE(ring->last_completion, jiffies);
+	ronic_xsk_tx_completed(ring, xsk_frames);
 
 	u64_stats_update_begin(&ring->syncp);
 	u64_stats_add(&ring->stats.packets, packets);
@@ -549,7 +559,7 @@ static bool ronic_clean_tx(struct ronic_ring *ring, int napi_budget)
 	ring->q_vector->itr_bytes += bytes;
 
 	txq = netdev_get_tx_queue(ring->netdev, ring->queue_index);
-	if (!__netif_txq_completed_wake(txq, packets, bytes,
+	if (!__netif_txq_completed_wake(txq, skb_packets, skb_bytes,
 					ronic_desc_unused(ring),
 					ronic_tx_wake_thresh(ring),
 					test_bit(RONIC_STATE_DOWN,
@@ -599,6 +609,18 @@ void ronic_rx_refill(struct ronic_ring *ring, u16 count)
 		/* writel() orders the descriptor writes before the tail moves. */
 		writel(i, ring->tail);
 	}
+}
+
+/**
+ * ronic_rx_fill - give a started ring's every free descriptor a buffer
+ * @ring: the rx ring: page_pool slots or its zero-copy pool's buffers
+ */
+void ronic_rx_fill(struct ronic_ring *ring)
+{
+	if (ring->xsk_pool)
+		ronic_xsk_refill(ring, ronic_desc_unused(ring));
+	else
+		ronic_rx_refill(ring, ronic_desc_unused(ring));
 }
 
 static void ronic_rx_checksum(struct ronic_ring *ring, struct sk_buff *skb,
@@ -693,9 +715,7 @@ drop:
 
 static void ronic_rx_count_drop(struct ronic_ring *ring)
 {
-	u64_stats_update_begin(&ring->syncp);
-	u64_stats_inc(&ring->rx_stats.dropped);
-	u64_stats_update_end(&ring->syncp);
+	ronic_ring_count(ring, &ring->rx_stats.dropped);
 }
 
 /* What one rx poll leaves to do once its loop is over. */
@@ -833,8 +853,15 @@ static enum ronic_rx_fate ronic_rx_xdp(struct ronic_ring *ring,
 	return RONIC_RX_SKB;
 }
 
-static void ronic_rx_deliver(struct ronic_ring *ring, union ronic_rx_desc *desc,
-			     struct sk_buff *skb, u32 staterr)
+/**
+ * ronic_rx_deliver - hand a received frame to the stack
+ * @ring: the rx ring
+ * @desc: its last descriptor: hash, checksum and VLAN results
+ * @skb: the frame
+ * @staterr: the descriptor's status and errors
+ */
+void ronic_rx_deliver(struct ronic_ring *ring, union ronic_rx_desc *desc,
+		      struct sk_buff *skb, u32 staterr)
 {
 	u16 tci;
 
@@ -865,6 +892,12 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 		}
 
 		desc = ronic_rx_desc(ring, ring->next_to_clean);
+		/*
+		 * Every descriptor handed back and none refilled (the buffers
+		 * ran out): the next one still shows its last write-back.
+		 */
+		if (unlikely(cleaned >= ring->count - 1))
+			break;
 		staterr = le32_to_cpu(desc->wb.status_error);
 		if (!(staterr & RONIC_RXD_STAT_DD))
 			break;
@@ -997,8 +1030,13 @@ int ronic_napi_poll(struct napi_struct *napi, int budget)
 		complete &= ronic_xdp_clean_ring(qv->xdp_ring[x]);
 	if (budget <= 0)
 		return budget;
+	/* Not from netpoll (budget 0): socket frames are no console output. */
+	if (qv->tx_ring && qv->tx_ring->xsk_pool)
+		complete &= ronic_xsk_xmit(qv->tx_ring);
 	if (qv->rx_ring) {
-		work = ronic_clean_rx(qv->rx_ring, budget);
+		work = qv->rx_ring->xsk_pool ?
+		       ronic_xsk_clean_rx(qv->rx_ring, budget) :
+		       ronic_clean_rx(qv->rx_ring, budget);
 		if (work >= budget)
 			complete = false;
 	}

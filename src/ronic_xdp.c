@@ -13,6 +13,7 @@
 #include "ronic_compat.h"
 #include "ronic_hw.h"
 #include "ronic_xdp.h"
+#include "ronic_xsk.h"
 
 /*
  * Largest MTU whose frames fit one rx buffer: the limit of programs that
@@ -56,13 +57,6 @@ bool ronic_xdp_supported(const struct ronic_adapter *adapter)
 	       ronic_xdp_ring_count(nr_cpu_ids, adapter->num_queues) > 0;
 }
 
-static void ronic_xdp_stat(struct ronic_ring *ring, u64_stats_t *counter)
-{
-	u64_stats_update_begin(&ring->syncp);
-	u64_stats_inc(counter);
-	u64_stats_update_end(&ring->syncp);
-}
-
 static struct ronic_ring *ronic_xdp_ring_for_cpu(struct ronic_adapter *adapter)
 {
 	u16 rings = READ_ONCE(adapter->num_xdp_rings);
@@ -104,13 +98,18 @@ static u16 ronic_xdp_frame_parts(struct xdp_frame *xdpf)
 	return 1 + xdp_get_shared_info_from_frame(xdpf)->nr_frags;
 }
 
-/*
- * Describe part @part of a frame of @parts parts in slot @i. Every
- * descriptor of a frame carries the frame's length (PAYLEN); its last
- * one ends it and asks for a status write-back.
+/**
+ * ronic_xdp_write_part - describe one part of a frame without offloads
+ * @ring: a tx ring
+ * @i: the slot
+ * @addr: the part's device address
+ * @len: its bytes
+ * @frame_len: the whole frame's bytes: every descriptor carries it (PAYLEN)
+ * @last: the frame's last part: it ends the frame and asks for a status
+ *	write-back
  */
-static void ronic_xdp_write_part(struct ronic_ring *ring, u16 i, dma_addr_t addr,
-				 u32 len, u32 frame_len, bool last)
+void ronic_xdp_write_part(struct ronic_ring *ring, u16 i, dma_addr_t addr,
+			  u32 len, u32 frame_len, bool last)
 {
 	struct ronic_tx_desc *desc = ronic_tx_desc(ring, i);
 	u32 cmd = RONIC_TXD_DTYP_DATA | RONIC_TXD_CMD_DEXT | RONIC_TXD_CMD_IFCS;
@@ -298,27 +297,27 @@ enum ronic_xdp_verdict ronic_xdp_run(struct ronic_ring *rx_ring,
 	act = bpf_prog_run_xdp(prog, xdp);
 	switch (act) {
 	case XDP_PASS:
-		ronic_xdp_stat(rx_ring, &rx_ring->rx_stats.xdp_pass);
+		ronic_ring_count(rx_ring, &rx_ring->rx_stats.xdp_pass);
 		return RONIC_XDP_PASS;
 	case XDP_TX:
 		if (ronic_xdp_tx_buff(adapter, xdp, tx_ring))
 			goto failed;
-		ronic_xdp_stat(rx_ring, &rx_ring->rx_stats.xdp_tx);
+		ronic_ring_count(rx_ring, &rx_ring->rx_stats.xdp_tx);
 		return RONIC_XDP_TX;
 	case XDP_REDIRECT:
 		if (xdp_do_redirect(netdev, xdp, prog))
 			goto failed;
-		ronic_xdp_stat(rx_ring, &rx_ring->rx_stats.xdp_redirect);
+		ronic_ring_count(rx_ring, &rx_ring->rx_stats.xdp_redirect);
 		return RONIC_XDP_REDIRECT;
 	default:
 		bpf_warn_invalid_xdp_action(netdev, prog, act);
 		fallthrough;
 	case XDP_ABORTED:
 		trace_xdp_exception(netdev, prog, act);
-		ronic_xdp_stat(rx_ring, &rx_ring->rx_stats.xdp_aborted);
+		ronic_ring_count(rx_ring, &rx_ring->rx_stats.xdp_aborted);
 		break;
 	case XDP_DROP:
-		ronic_xdp_stat(rx_ring, &rx_ring->rx_stats.xdp_drop);
+		ronic_ring_count(rx_ring, &rx_ring->rx_stats.xdp_drop);
 		break;
 	}
 	ronic_xdp_buff_free(rx_ring->pp, xdp, true);
@@ -326,7 +325,7 @@ enum ronic_xdp_verdict ronic_xdp_run(struct ronic_ring *rx_ring,
 
 failed:
 	trace_xdp_exception(netdev, prog, act);
-	ronic_xdp_stat(rx_ring, &rx_ring->rx_stats.xdp_tx_errors);
+	ronic_ring_count(rx_ring, &rx_ring->rx_stats.xdp_tx_errors);
 	ronic_xdp_buff_free(rx_ring->pp, xdp, true);
 	return RONIC_XDP_CONSUMED;
 }
@@ -538,17 +537,36 @@ static const enum xdp_rss_hash_type ronic_xdp_rss_types[RONIC_RSS_TYPES] = {
 	[RONIC_RSS_IPV6_UDP_EX]	= XDP_RSS_TYPE_L4_IPV6_UDP_EX,
 };
 
+/*
+ * The descriptor of the frame a program runs on, or NULL: a zero-copy
+ * buffer has room for it only on kernels that give drivers some
+ * (XSK_CHECK_PRIV_TYPE).
+ */
+static const union ronic_rx_desc *ronic_xdp_desc(const struct xdp_md *ctx)
+{
+	const struct ronic_xdp_buff *rxb = (const void *)ctx;
+
+#ifndef RONIC_HAVE_XSK_CB
+	if (rxb->xdp.rxq->mem.type == MEM_TYPE_XSK_BUFF_POOL)
+		return NULL;
+#endif
+	return rxb->desc;
+}
+
 /* bpf_xdp_metadata_rx_hash(): the hash the rx queue was chosen by. */
 static int ronic_xdp_rx_hash(const struct xdp_md *ctx, u32 *hash,
 			     enum xdp_rss_hash_type *rss_type)
 {
 	const struct ronic_xdp_buff *rxb = (const void *)ctx;
+	const union ronic_rx_desc *desc = ronic_xdp_desc(ctx);
 	enum ronic_rss_type type;
 
-	type = ronic_rx_rss_type(rxb->xdp.rxq->dev, rxb->desc);
+	if (!desc)
+		return -ENODATA;
+	type = ronic_rx_rss_type(rxb->xdp.rxq->dev, desc);
 	if (type == RONIC_RSS_NONE)
 		return -ENODATA;
-	*hash = le32_to_cpu(rxb->desc->wb.rss_hash);
+	*hash = le32_to_cpu(desc->wb.rss_hash);
 	*rss_type = ronic_xdp_rss_types[type];
 	return 0;
 }
@@ -559,8 +577,9 @@ static int ronic_xdp_rx_vlan_tag(const struct xdp_md *ctx, __be16 *vlan_proto,
 				 u16 *vlan_tci)
 {
 	const struct ronic_xdp_buff *rxb = (const void *)ctx;
+	const union ronic_rx_desc *desc = ronic_xdp_desc(ctx);
 
-	if (!ronic_rx_vlan_stripped(rxb->xdp.rxq->dev, rxb->desc, vlan_tci))
+	if (!desc || !ronic_rx_vlan_stripped(rxb->xdp.rxq->dev, desc, vlan_tci))
 		return -ENODATA;
 	*vlan_proto = htons(ETH_P_8021Q);
 	return 0;
@@ -589,6 +608,9 @@ int ronic_xdp_bpf(struct net_device *netdev, struct netdev_bpf *bpf)
 	switch (bpf->command) {
 	case XDP_SETUP_PROG:
 		return ronic_xdp_setup(adapter, bpf->prog, bpf->extack);
+	case XDP_SETUP_XSK_POOL:
+		return ronic_xsk_pool_setup(adapter, bpf->xsk.pool,
+					    bpf->xsk.queue_id);
 	default:
 		return -EINVAL;
 	}

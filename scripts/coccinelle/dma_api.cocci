@@ -21,7 +21,7 @@
 virtual report
 
 @dma_call depends on report@
-identifier fn =~ "^(dma_(map|unmap|sync)_|dmam?_(alloc|free)_|dmam?_pool_|page_pool_.*dma)";
+identifier fn =~ "^(dma_(map|unmap|sync)_|dmam?_(alloc|free)_|dmam?_pool_|page_pool_.*dma|xsk_.*dma)";
 expression list args;
 position p;
 @@
@@ -30,7 +30,7 @@ fn@p(args)
 
 // A name used as a value (&fn, or fn stored in an ops table), not a call.
 @dma_ref depends on report@
-identifier fn =~ "^(dma_(map|unmap|sync)_|dmam?_(alloc|free)_|dmam?_pool_|page_pool_.*dma)";
+identifier fn =~ "^(dma_(map|unmap|sync)_|dmam?_(alloc|free)_|dmam?_pool_|page_pool_.*dma|xsk_.*dma)";
 expression list args;
 position p != dma_call.p;
 @@

@@ -459,6 +459,17 @@ works() {
 		wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4" > /dev/null
 }
 
+# static_neighbours: both ends know each other's MAC for good. A program
+# that drops everything drops ARP too, and a peer whose entry for A went
+# FAILED would send only ARP requests in the cases after it.
+static_neighbours() {
+	local mac_a mac_b
+	mac_a=$(cat "/sys/class/net/$NIC_A/address")
+	mac_b=$(ip netns exec "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
+	ip -n "$PEER_NS" neigh replace "$ADDR_A4" lladdr "$mac_a" dev "$NIC_B" nud permanent
+	ip neigh replace "$ADDR_B4" lladdr "$mac_b" dev "$NIC_A" nud permanent
+}
+
 # stat_of NAME: port A's ethtool -S counter NAME.
 stat_of() {
 	ethtool -S "$NIC_A" | awk -v k="$1:" '$1 == k { print $2 }'

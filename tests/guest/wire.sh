@@ -54,10 +54,7 @@ inject() {
 }
 
 # No ARP (42 bytes, a short frame) during the counts.
-ip -n "$PEER_NS" neigh replace "$ADDR_A4" lladdr "$(cat "/sys/class/net/$NIC_A/address")" \
-	dev "$NIC_B" nud permanent
-ip neigh replace "$ADDR_B4" lladdr "$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")" \
-	dev "$NIC_A" nud permanent
+static_neighbours
 
 # A VLAN device for the outer tag 100 of the double-tagged frames.
 ip link add link "$NIC_A" name wv100 type vlan id 100

@@ -10,7 +10,9 @@
 # With more CPUs than XDP rings it checks that each CPU lands on ring
 # cpu % rings. Multi-buffer frames at MTU 9000 (xdp.frags programs) and
 # rx metadata (a device-bound program reading the RSS hash and VLAN tag);
-# RONIC_XDP_PART=frags runs the multi-buffer cases alone (the debug boot).
+# AF_XDP at the end (xsk.sh, nested);
+# RONIC_XDP_PART=frags runs the multi-buffer cases alone (the debug boot),
+# RONIC_XDP_PART=xsk the AF_XDP ones.
 # pass and fail always succeed: "check && pass || fail" is if-then-else here.
 # shellcheck disable=SC2015
 set -uo pipefail
@@ -518,17 +520,6 @@ check_veth_redirect() {
 	veth_down
 }
 
-# static_neighbours: both ends know each other's MAC for good. A program
-# that drops everything drops ARP too, and a peer whose entry for A went
-# FAILED would send only ARP requests in the cases after it.
-static_neighbours() {
-	local mac_a mac_b
-	mac_a=$(cat "/sys/class/net/$NIC_A/address")
-	mac_b=$(ip netns exec "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
-	ip -n "$PEER_NS" neigh replace "$ADDR_A4" lladdr "$mac_a" dev "$NIC_B" nud permanent
-	ip neigh replace "$ADDR_B4" lladdr "$mac_b" dev "$NIC_A" nud permanent
-}
-
 # queue_irqs DEV: "IRQ QUEUE" for each of DEV's queue vectors.
 queue_irqs() {
 	sed -En "s/^ *([0-9]+):.* $1-TxRx-([0-9]+)\$/\1 \2/p" /proc/interrupts
@@ -646,6 +637,13 @@ if [ "${RONIC_XDP_PART:-}" = frags ]; then
 	check_multibuffer
 	finish
 fi
+# AF_XDP alone (RONIC_XDP_PART=xsk: the debug boot, and a quick run).
+if [ "${RONIC_XDP_PART:-}" = xsk ]; then
+	plan 0
+	pair_down
+	nested "$RONIC_TOP/tests/guest/xsk.sh"
+	finish
+fi
 
 if [ "${RONIC_XDP_MANY_CPUS:-0}" = 1 ]; then
 	plan 20
@@ -683,4 +681,6 @@ locked=$(sum_stat "" "$NIC_A" "xdp[0-9]+_xdp_locked")
 	pass "$(nproc) CPUs, a ring each: lock-free path (xdp_locked 0)" ||
 	fail "$(nproc) CPUs, a ring each: lock-free path" "xdp_locked $locked"
 check "port still carries pings" ping -q -c 5 -i 0.2 "$ADDR_B4"
+pair_down
+nested "$RONIC_TOP/tests/guest/xsk.sh"
 finish

@@ -78,17 +78,21 @@ static void test_bits(void)
 	CHECK("read: rx descriptor fetch relaxed",
 	      d.dca_rxctrl == RONIC_DCA_RX_DESC_RRO_EN);
 	CHECK("read: verdict ok", d.verdict == RONIC_RO_OK && d.flags == RONIC_RO_READ);
+	CHECK("read alone: AF_XDP pool memory not weakly ordered", d.xsk_attrs == 0);
 
 	err = ronic_ro_decide(&x86_ok, RONIC_RO_WRITE, &d);
 	CHECK("write: no host attribute on tx mappings", !err && d.tx_attrs == 0);
 	CHECK("write: tx write-back relaxed", d.dca_txctrl == RONIC_DCA_TX_WB_RO_EN);
 	CHECK("write: rx data and header writes relaxed",
 	      d.dca_rxctrl == (RONIC_DCA_RX_DATA_WRO_EN | RONIC_DCA_RX_HDR_WRO_EN));
+	CHECK("write alone: AF_XDP pool memory not weakly ordered", d.xsk_attrs == 0);
 
 	err = ronic_ro_decide(&x86_ok, RONIC_RO_ALL, &d);
 	CHECK("both: rx descriptor write-back never relaxed",
 	      !err && !(d.dca_rxctrl & RONIC_DCA_RX_DESC_WRO_EN));
 	CHECK("both: all tx enables", d.dca_txctrl == RONIC_DCA_TX_RO_MASK);
+	CHECK("both: AF_XDP pool memory weakly ordered",
+	      d.xsk_attrs == DMA_ATTR_WEAK_ORDERING);
 	CHECK("unknown flag refused", ronic_ro_decide(&x86_ok, BIT(5), &d) == -EINVAL);
 }
 
@@ -103,7 +107,8 @@ static void test_platform(void)
 	CHECK("quirked root port refuses",
 	      err == -EOPNOTSUPP && d.verdict == RONIC_RO_FORBIDDEN_ROOT);
 	CHECK("refusal leaves everything off",
-	      !d.flags && !d.tx_attrs && !d.dca_txctrl && !d.dca_rxctrl);
+	      !d.flags && !d.tx_attrs && !d.xsk_attrs && !d.dca_txctrl &&
+	      !d.dca_rxctrl);
 	CHECK("quirked root port still allows off", ronic_ro_decide(&p, 0, &d) == 0);
 
 	p = x86_ok;
