@@ -13,7 +13,8 @@
 # Three boots (scripts/guest/bench.sh measures inside each):
 #   plain  2 vCPUs: TCP (1 and 4 streams, both ways), small-frame UDP pps
 #          and DMA maps per frame, the four relaxed-ordering flag
-#          combinations, XDP_DROP and XDP_TX pps
+#          combinations, XDP_DROP and XDP_TX pps, AF_XDP rxdrop, txpush
+#          and l2fwd pps (ronic zero-copy and copy, igb copy)
 #   iommu  2 vCPUs, emulated intel-iommu in strict mode: TCP, UDP and XDP
 #          again
 #   smp    72 vCPUs (more CPUs than XDP rings: ronic's locked XDP_TX path):
@@ -72,7 +73,7 @@ boots=${RONIC_BENCH_BOOTS:-plain iommu smp}
 [ -z "$from" ] || boots=
 for b in $boots; do
 	case $b in
-	plain) boot plain "${RONIC_BENCH_PLAIN_PARTS:-tcp,udp,ro,xdp}" ;;
+	plain) boot plain "${RONIC_BENCH_PLAIN_PARTS:-tcp,udp,ro,xdp,xsk}" ;;
 	iommu) boot iommu "${RONIC_BENCH_IOMMU_PARTS:-tcp,udp,xdp}" --iommu ;;
 	smp) boot smp xdp --smp "${RONIC_BENCH_SMP:-72}" ;;
 	*) echo "bench.sh: unknown boot $b" >&2; exit 2 ;;
@@ -139,6 +140,13 @@ rows=(
 	"XDP_TX pps, IOMMU strict|ronic / igb|>= 1.2|iommu xdp_tx ronic iommu xdp_tx igb"
 	"XDP_DROP pps, 72 vCPUs|ronic / igb|>= 1.0|smp xdp_drop ronic smp xdp_drop igb"
 	"XDP_TX pps, 72 vCPUs (locked rings)|ronic / igb|>= 1.2|smp xdp_tx ronic smp xdp_tx igb"
+	"AF_XDP rxdrop pps, zero-copy / copy|ronic zc / ronic copy|>= 1.5|plain xsk_rxdrop ronic-zc plain xsk_rxdrop ronic-copy"
+	"AF_XDP rxdrop pps, 2 vCPUs|ronic zc / igb copy|>= 1.5|plain xsk_rxdrop ronic-zc plain xsk_rxdrop igb-copy"
+	"AF_XDP txpush pps, zero-copy / copy|ronic zc / ronic copy|>= 1.5|plain xsk_txpush ronic-zc plain xsk_txpush ronic-copy"
+	"AF_XDP txpush pps, 2 vCPUs|ronic zc / igb copy|>= 1.5|plain xsk_txpush ronic-zc plain xsk_txpush igb-copy"
+	"AF_XDP l2fwd pps, zero-copy / copy|ronic zc / ronic copy|>= 1.5|plain xsk_l2fwd ronic-zc plain xsk_l2fwd ronic-copy"
+	"AF_XDP l2fwd pps, 2 vCPUs|ronic zc / igb copy|>= 1.5|plain xsk_l2fwd ronic-zc plain xsk_l2fwd igb-copy"
+	"AF_XDP rxdrop pps, copy mode|ronic copy / igb copy|>= 1.0|plain xsk_rxdrop ronic-copy plain xsk_rxdrop igb-copy"
 	"XDP_TX pps, locked (72) / lock-free (2)|ronic 72 / ronic 2|igb's 72 / 2 below|smp xdp_tx ronic plain xdp_tx ronic"
 	"XDP_TX pps, 72 / 2 vCPUs, igb|igb 72 / igb 2|(the boot's own cost)|smp xdp_tx igb plain xdp_tx igb"
 	"TCP tx, pci_ro_read on|ronic / flags off|about 1|plain ro_read_on_write_off ronic plain ro_read_off_write_off ronic"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest side of scripts/bench.sh: one boot measures the parts listed in
-# RONIC_BENCH_PARTS (tcp, udp, ro, xdp) and appends one line per measurement
+# RONIC_BENCH_PARTS (tcp, udp, ro, xdp, xsk) and appends one line per measurement
 # to $RONIC_RESULTS/bench.tsv:  part  case  driver  round  value  unit
 #
 #   tcp  iperf3 TCP tx and rx (one stream), tx with 4 streams and both
@@ -164,12 +164,48 @@ xdp_part() {
 	done
 }
 
+# xsk_pps MODE FLAG: the pps of an AF_XDP socket of MODE (rxdrop, l2fwd,
+# txpush) bound with FLAG (-z, -c) on port A's queue 0 for $secs; rx
+# modes under a pktgen flood from the peer.
+xsk_pps() {
+	local mode=$1 flag=$2 out
+	if [ "$mode" != txpush ]; then
+		pktgen_peer_to_a 0 || return 1
+		sleep 1
+	fi
+	out=$("${obj%/*}/xsk_tool" -i "$NIC_A" -q 0 -m "$mode" "$flag" -t "$secs" \
+		-n 1000000000 2> /dev/null)
+	[ "$mode" = txpush ] || pktgen_stop "$PEER_NS"
+	sed -n 's/^xsk_tool .* pps=\([0-9]*\).*/\1/p' <<< "$out"
+}
+
+xsk_part() {
+	local r drv flag mode m label
+	[ -n "$obj" ] || { log "xsk: no test programs (RONIC_XDP_OBJ)"; return; }
+	for r in $(seq "$rounds"); do
+		# ABBA: the driver measured first changes every round.
+		for drv in $( ((r % 2)) && echo igb ronic || echo ronic igb); do
+			pair_up "$drv" igb || { log "xsk: pair_up $drv failed"; continue; }
+			ethtool -X "$NIC_A" equal 1
+			for flag in -z -c; do
+				[ "$drv" = ronic ] || [ "$flag" = -c ] || continue
+				label=$drv-$([ "$flag" = -z ] && echo zc || echo copy)
+				for mode in rxdrop txpush l2fwd; do
+					m=$(xsk_pps "$mode" "$flag") && [ "${m:-0}" -gt 0 ] &&
+						record xsk "xsk_$mode" "$label" "$r" "$m" pps
+				done
+			done
+		done
+	done
+}
+
 : > "$tsv"
 log "bench: parts $parts, $rounds rounds of ${secs}s, $(nproc) CPUs, IOMMU ${RONIC_VM_IOMMU:-0}"
 has_part tcp && tcp_part
 has_part udp && udp_part
 has_part ro && ro_part
 has_part xdp && xdp_part
+has_part xsk && xsk_part
 pair_down
 check "bench: $measured measurements" test "$measured" -gt 0
 finish

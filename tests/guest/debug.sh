@@ -10,7 +10,8 @@
 #     failures injected into up, -G, -L and probe (tests/guest/faults.sh;
 #     RONIC_DEBUG_FAULTS=0 skips them);
 #  2c. the lifecycle table (tests/guest/lifecycle.sh, tests/lifecycle.tsv),
-#      then multi-buffer XDP (xdp.sh, RONIC_XDP_PART=frags);
+#      then multi-buffer XDP (xdp.sh, RONIC_XDP_PART=frags) and AF_XDP
+#      (xsk.sh, RONIC_XDP_PART=xsk);
 #  2d. the kernel tree's hw/irq.py, igb (the reference) then the DUT
 #     (tests/guest/hwselftests.sh);
 #  3. RONIC_DEBUG_CYCLES (5) load/unload cycles, both NICs with carrier;
@@ -26,7 +27,7 @@
 # RONIC_DEBUG_ONLY=kunit stops after them (a quick check of the KUnit
 # part); RONIC_DEBUG_ONLY=planted runs step 5 alone (make planted-bugs),
 # RONIC_DEBUG_ONLY=hwselftests step 2d alone, RONIC_DEBUG_ONLY=xdp step
-# 2c' alone, RONIC_DEBUG_ONLY=fuzz the control-plane fuzzer
+# 2c' alone, RONIC_DEBUG_ONLY=xsk step 2c'' alone, RONIC_DEBUG_ONLY=fuzz the control-plane fuzzer
 # (tests/guest/fuzz.sh: make fuzz SEED=N OPS=N).
 # scripts/vm.sh checks the whole kernel log afterwards (KASAN, UBSAN,
 # lockdep, DMA-API, WARNING, BUG, ...). Full reports (kmemleak, DMA-API
@@ -112,6 +113,13 @@ xdp_frags() {
 		nested "$RONIC_TOP/tests/guest/xdp.sh"
 }
 
+# xdp_xsk: step 2c'' (AF_XDP), scaled to this kernel: 2000 frames a case,
+# 2 MiB transfers.
+xdp_xsk() {
+	RONIC_XDP_PART=xsk RONIC_XSK_FRAMES=2000 RONIC_XSK_MIB=2 \
+		nested "$RONIC_TOP/tests/guest/xdp.sh"
+}
+
 # ---------------------------------------------------------- 0b. KUnit
 case "$only" in
 planted|hwselftests|fuzz)
@@ -120,6 +128,10 @@ planted|hwselftests|fuzz)
 	;;
 xdp)
 	xdp_frags
+	finish
+	;;
+xsk)
+	xdp_xsk
 	finish
 	;;
 esac
@@ -239,6 +251,16 @@ if [ "$dut" = ronic ] && [ -n "${RONIC_XDP_OBJ:-}" ]; then
 	pair_down
 fi
 phase xdp-frags
+
+# ---------------------------------------------------------- 2c''. AF_XDP
+# Zero-copy sockets (t-xdp's xsk.sh): pools mapped, buffers handed to
+# the device and back, queue pairs switched, where KASAN, DMA-API debug
+# and lockdep see.
+if [ "$dut" = ronic ] && [ -n "${RONIC_XDP_OBJ:-}" ]; then
+	xdp_xsk
+	pair_down
+fi
+phase xdp-xsk
 
 # ---------------------------------------------------------- 2d. selftests
 # The kernel tree's hardware selftests, igb then ronic (hwselftests.sh).

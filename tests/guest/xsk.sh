@@ -23,7 +23,10 @@
 #    rate), the queue pair still carries traffic, and the queue is back on
 #    page_pool once the socket is released (upstream bug 3);
 #  - -L below the socket's queue refused, -G with a socket bound handled,
+#    a socket bound while the port is down and one kept across down/up,
 #    rmmod with a socket bound.
+# RONIC_XSK_FRAMES (20000) and RONIC_XSK_MIB (8) scale it for the debug
+# kernel.
 # pass and fail always succeed: "check && pass || fail" is if-then-else here.
 # shellcheck disable=SC2015
 set -uo pipefail
@@ -34,8 +37,9 @@ OBJ=${RONIC_XDP_OBJ:?compiled test programs}
 XSK=${OBJ%/*}/xsk_tool
 Q=1
 N=${RONIC_XSK_FRAMES:-20000}
+MIB=${RONIC_XSK_MIB:-8}		# each way, per transfer
 OUT=/tmp/xsk.out
-plan 35
+plan 37
 
 # xsk_a ARGS: the tool on port A's queue Q.
 xsk_a() {
@@ -169,13 +173,13 @@ check_zero_copy() {
 # Sockets bound and unbound on queue Q, under a TCP transfer each way.
 check_switch_under_traffic() {
 	local i rc=0 out
-	sha_file /tmp/xsk.bin 16
+	sha_file /tmp/xsk.bin "$MIB"
 	sha_send /tmp/xsk.bin 5301 300 &
 	local pid=$!
 	for ((i = 0; i < 10; i++)); do
 		out=$(xsk_a -m rxdrop -z -t 1 2>&1) || { rc=1; log "bind $i: $out"; }
 	done
-	wait "$pid" && pass "16 MiB each way intact while 10 zero-copy sockets came and went" ||
+	wait "$pid" && pass "$MIB MiB each way intact while 10 zero-copy sockets came and went" ||
 		fail "transfer while sockets came and went" "sha256 mismatch or timeout"
 	[ "$rc" -eq 0 ] && pass "10 zero-copy binds under traffic" ||
 		fail "10 zero-copy binds under traffic" "see the log"
@@ -187,8 +191,9 @@ check_stack_through_socket_queue() {
 	local before after
 	start_rx -z -t 60
 	before=$(stat_of "rx${Q}_xdp_pass")
-	sha_file /tmp/xsk.bin 8
-	check "8 MiB each way through a zero-copy queue (XDP_PASS copies)" sha_send /tmp/xsk.bin 5303 120
+	sha_file /tmp/xsk.bin "$MIB"
+	check "$MIB MiB each way through a zero-copy queue (XDP_PASS copies)" \
+		sha_send /tmp/xsk.bin 5303 300
 	after=$(stat_of "rx${Q}_xdp_pass")
 	[ $((after - before)) -ge 1000 ] &&
 		pass "the transfer passed through queue $Q's program (xdp_pass +$((after - before)))" ||
@@ -225,9 +230,8 @@ check_stalled_and_killed() {
 	check "no NAPI spin with the fill ring dry, the socket bound" spins_not
 	# Queue Q receives into the socket alone, and it has no buffers: the
 	# stack's flows go to the other queue meanwhile.
-	sha_file /tmp/xsk.bin 4
 	ethtool -X "$NIC_A" weight 1 0
-	check "the other queue carries TCP beside the stalled socket" sha_send /tmp/xsk.bin 5305 120
+	check "the other queue carries TCP beside the stalled socket" sha_send /tmp/xsk.bin 5305 300
 	ethtool -X "$NIC_A" weight 0 1
 	peer_push 20000 &
 	pid=$!
@@ -239,7 +243,31 @@ check_stalled_and_killed() {
 	ip link set dev "$NIC_A" xdpdrv off
 	check "queue $Q back on page_pool once the socket is released" \
 		wait_until 20 xsk_released
-	check "the queue pair carries TCP after kill -9" sha_send /tmp/xsk.bin 5307 120
+	check "the queue pair carries TCP after kill -9" sha_send /tmp/xsk.bin 5307 300
+}
+
+# rx_after_up NAME: the port comes up (it is down, a socket bound meanwhile
+# by start_rx) and the socket receives what the peer sends then.
+rx_after_up() {
+	ip link set dev "$NIC_A" up
+	wait_until 20 has_carrier "" "$NIC_A"
+	peer_push 2000
+	kill "$XSK_PID"
+	wait "$XSK_PID"
+	[ "$(field rx "$(cat "$OUT")")" -ge 1800 ] && [ "$(field zerocopy "$(cat "$OUT")")" = 1 ] &&
+		pass "$1: $(field rx "$(cat "$OUT")") of 2000 into the socket" ||
+		fail "$1" "$(grep '^xsk_tool ' "$OUT" | tail -1)"
+}
+
+# A pool bound while the port is down is taken by the rings it opens
+# with; one bound while up survives a down and up.
+check_down_up() {
+	ip link set dev "$NIC_A" down
+	start_rx -z -t 60
+	rx_after_up "a socket bound while the port was down receives once it is up"
+	start_rx -z -t 60
+	ip link set dev "$NIC_A" down
+	rx_after_up "a socket bound across down and up receives"
 }
 
 check_reconfigure() {
@@ -258,8 +286,10 @@ check_reconfigure() {
 	[ "$(field rx "$(cat "$OUT")")" -ge 1800 ] &&
 		pass "the socket receives after -G ($(field rx "$(cat "$OUT")") of 2000)" ||
 		fail "the socket receives after -G" "$(tail -1 "$OUT")"
+	check_down_up
 	start_rx -z -t 60
 	check "rmmod with a zero-copy socket bound" timeout 60 modprobe -r ronic
+	kill "$XSK_PID"
 	wait "$XSK_PID"
 	pair_up ronic ronic && static_neighbours
 	check "ronic back after rmmod" works
