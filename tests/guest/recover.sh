@@ -28,8 +28,10 @@
 # access after resume). Documentation/ronic.rst says so.
 # Wake-on-LAN: ethtool -s wol g is kept and shown, an unsupported mode
 # (s, SecureOn) is refused and changes nothing.
-# Then the wire faults (tests/guest/wire.sh). Last, hot-unplug: QEMU's device_del of NIC A under a transfer with the
-# XDP program attached (the device and netdev go, the program is freed),
+# Then the wire faults (tests/guest/wire.sh). Last, hot-unplug: QEMU's
+# device_del of NIC A under a transfer with the XDP program attached and
+# an AF_XDP zero-copy socket bound (the device and netdev go, the program
+# is freed, the socket's application ends),
 # then device_add of a new NIC at the same root port: ronic probes it and
 # it carries a sha256-checked transfer.
 # pass and fail always succeed: "check && pass || fail" is if-then-else here.
@@ -37,7 +39,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
-plan 24
+plan 25
 
 if ! pair_up ronic ronic; then
 	fail "pair up ronic<->ronic" "pair_up failed"
@@ -159,12 +161,18 @@ ip -force link set dev "$NIC_A" xdpdrv obj "$RONIC_XDP_OBJ" program xdp_pass
 
 # Hot-unplug: QEMU's device_del of NIC A (its root port's hotplug: the
 # guest's pciehp removes the driver, then QEMU the device) with the XDP
-# program attached and a transfer running, then device_add of a new one
+# program attached, an AF_XDP zero-copy socket bound and a transfer
+# running, then device_add of a new one
 # at the same place.
 xdp_progs() {
 	bpftool prog show 2>/dev/null | grep -c ' xdp '
 }
 progs0=$(xdp_progs)
+# An AF_XDP zero-copy socket on queue 1 too (its tool's program replaces
+# xdp_pass and passes the transfer).
+"${RONIC_XDP_OBJ%/*}/xsk_tool" -i "$NIC_A" -q 1 -m rxdrop -z -t 120 > /tmp/xsk-unplug.out 2>&1 &
+xsk=$!
+wait_until 20 grep -q 'zero-copy mode' /tmp/xsk-unplug.out
 sha_send /tmp/recover.bin 5301 30 > /dev/null 2>&1 &
 sha=$!
 wait_until 10 test "$(cat "/sys/class/net/$NIC_A/statistics/rx_bytes")" -gt 4000000
@@ -175,6 +183,11 @@ else
 	fail "device_del: NIC A is gone" "$BDF_A still there: driver '$(nic_driver "$BDF_A")'"
 fi
 wait "$sha" 2>/dev/null
+kill "$xsk" 2>/dev/null
+wait "$xsk"
+grep -q 'zerocopy=1' /tmp/xsk-unplug.out &&
+	pass "device_del with a zero-copy AF_XDP socket bound, its application ended" ||
+	fail "device_del with a zero-copy AF_XDP socket bound" "$(tail -1 /tmp/xsk-unplug.out)"
 progs1=$(xdp_progs)
 [ "$progs1" -lt "$progs0" ] && pass "device_del: its XDP program was freed ($progs0 -> $progs1 loaded)" ||
 	fail "device_del: its XDP program was freed" "$progs0 -> $progs1 loaded"

@@ -10,6 +10,7 @@
 #    counted by the tool, at the peer and in rxQ_xsk_received/txQ_xsk_sent;
 #    copy mode beside it leaves those counters alone;
 #  - need_wakeup and busy polling;
+#  - XDP_TX of frames in socket memory, back at the peer;
 #  - the stack's traffic through the zero-copy queue (XDP_PASS copies)
 #    and the other queue is intact (sha256) while sockets bind and unbind
 #    under it: a switch pauses that queue pair only;
@@ -39,7 +40,7 @@ Q=1
 N=${RONIC_XSK_FRAMES:-20000}
 MIB=${RONIC_XSK_MIB:-8}		# each way, per transfer
 OUT=/tmp/xsk.out
-plan 37
+plan 38
 
 # xsk_a ARGS: the tool on port A's queue Q.
 xsk_a() {
@@ -85,7 +86,7 @@ rx_case() {
 	local name=$1 zc=$2 before after out got
 	shift 2
 	before=$(stat_of "rx${Q}_xsk_received")
-	start_rx -n "$N" -t 60 -I 3000 "$@"
+	start_rx -n "$N" -t 60 -I 2000 "$@"
 	peer_push "$N"
 	wait "$XSK_PID"
 	out=$(cat "$OUT")
@@ -168,6 +169,26 @@ check_zero_copy() {
 	tx_case "txpush zero-copy, need_wakeup" -w
 	# Bug 1: one kick, then no more; four rings' worth must all go.
 	tx_case "txpush zero-copy, a single kick" -K
+}
+
+# Another program on a zero-copy queue: XDP_TX of frames in socket memory
+# (copied into pages of their own, sent on the CPU's XDP ring) and back
+# at the peer.
+check_tx_back_from_socket_memory() {
+	local tx0 tx1 rx0 rx1
+	start_rx -z -t 60
+	ip -force link set dev "$NIC_A" xdpdrv obj "$OBJ" program xdp_tx_back
+	tx0=$(stat_of "rx${Q}_xdp_tx")
+	rx0=$(peer_rx)
+	in_ns "$PEER_NS" ping -q -c 100 -i 0.01 -W 1 "$ADDR_A4" > /dev/null
+	tx1=$(stat_of "rx${Q}_xdp_tx")
+	rx1=$(peer_rx)
+	kill "$XSK_PID"
+	wait "$XSK_PID"
+	ip link set dev "$NIC_A" xdpdrv off
+	[ $((tx1 - tx0)) -ge 100 ] && [ $((rx1 - rx0)) -ge 100 ] &&
+		pass "XDP_TX from socket memory: rx${Q}_xdp_tx +$((tx1 - tx0)), $((rx1 - rx0)) back at the peer" ||
+		fail "XDP_TX from socket memory" "rx${Q}_xdp_tx +$((tx1 - tx0)), peer +$((rx1 - rx0)) of 100"
 }
 
 # Sockets bound and unbound on queue Q, under a TCP transfer each way.
@@ -304,6 +325,7 @@ static_neighbours
 check "RSS table: every flow to queue $Q" ethtool -X "$NIC_A" weight 0 1
 check_zero_copy
 check_stack_through_socket_queue
+check_tx_back_from_socket_memory
 check_switch_under_traffic
 check_stalled_and_killed
 check_reconfigure
