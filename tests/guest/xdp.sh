@@ -637,6 +637,13 @@ if [ "${RONIC_XDP_PART:-}" = frags ]; then
 	check_multibuffer
 	finish
 fi
+# The kernel's AF_XDP test program alone (RONIC_XDP_PART=xskxceiver).
+if [ "${RONIC_XDP_PART:-}" = xskxceiver ]; then
+	plan 0
+	pair_down
+	nested "$RONIC_TOP/tests/guest/xskxceiver.sh"
+	finish
+fi
 # AF_XDP alone (RONIC_XDP_PART=xsk: the debug boot, and a quick run).
 if [ "${RONIC_XDP_PART:-}" = xsk ]; then
 	plan 0
