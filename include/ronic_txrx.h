@@ -134,6 +134,9 @@ void ronic_tx_hang_arm(void);
 #define RONIC_RX_REFILL_BATCH	16
 
 netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev);
+/* ronic_xdp.c: a data descriptor without offloads (XDP and AF_XDP frames) */
+void ronic_xdp_write_part(struct ronic_ring *ring, u16 i, dma_addr_t addr,
+			  u32 len, u32 frame_len, bool last);
 void ronic_tx_doorbell(struct ronic_ring *ring);
 int ronic_napi_poll(struct napi_struct *napi, int budget);
 void ronic_rx_refill(struct ronic_ring *ring, u16 count);

@@ -64,8 +64,6 @@ enum ronic_xdp_verdict ronic_xdp_run(struct ronic_ring *rx_ring,
 				     struct bpf_prog *prog,
 				     struct xdp_buff *xdp,
 				     struct ronic_ring **tx_ring);
-void ronic_xdp_write_part(struct ronic_ring *ring, u16 i, dma_addr_t addr,
-			  u32 len, u32 frame_len, bool last);
 void ronic_xdp_buff_free(struct page_pool *pp, struct xdp_buff *xdp, bool napi);
 void ronic_xdp_ring_doorbell(struct ronic_ring *ring);
 bool ronic_xdp_clean_ring(struct ronic_ring *ring);
