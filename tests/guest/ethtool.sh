@@ -299,8 +299,9 @@ u=$(rx_queues_used 100 udp16)
 [ "${u%% *}" -ge 2 ] && pass "udp4 sdfn: 16 UDP flows over ${u%% *} rx queues (${u#* })" ||
 	fail "udp4 sdfn: 16 UDP flows over 2 or more rx queues" "queues used: $u"
 # The same over IPv6: udp6 on sd keeps 16 flows on one queue, sdfn
-# spreads them; TCP over IPv6 (always on addresses and ports) spreads 16
-# connections of 256 KB each.
+# spreads them; TCP over IPv6 (always on addresses and ports): 16
+# connections of 256 KB each land on exactly the queues the Toeplitz hash
+# of each, under ethtool -x's key and table, picks.
 check "ethtool -N rx-flow-hash udp6 sd" ethtool -N "$NIC_A" rx-flow-hash udp6 sd
 u=$(rx_queues_used 100 udp16 "$ADDR_A6")
 [ "${u%% *}" = 1 ] && pass "udp6 sd: 16 UDP/IPv6 flows on one rx queue (${u#* })" ||
@@ -322,8 +323,15 @@ listener=$!
 wait_until 5 sh -c "ss -Hltn 'sport = :5560' | grep -q ."
 u=$(rx_queues_used 100 tcp16v6)
 kill "$listener" 2>/dev/null
-[ "${u%% *}" -ge 2 ] && pass "tcp6: 16 TCP/IPv6 connections over ${u%% *} rx queues (${u#* })" ||
-	fail "tcp6: 16 TCP/IPv6 connections over 2 or more rx queues" "queues used: $u"
+# The queues the table sends them to, by the Toeplitz hash of each
+# connection under the port's key (a random key may put all 16 on one).
+want=$(ethtool -x "$NIC_A" > /tmp/rxfh.txt
+	for f in $(seq 16); do
+		python3 "$RONIC_TOP/scripts/guest/rss_hash.py" --queue \
+			"$ADDR_B6" "$ADDR_A6" $((41000 + f)) 5560 < /tmp/rxfh.txt
+	done | sort -un | sed 's/^/q/' | xargs)
+[ "${u#* }" = "$want" ] && pass "tcp6: 16 TCP/IPv6 connections on the queues their hashes pick ($want)" ||
+	fail "tcp6: 16 TCP/IPv6 connections on the queues their hashes pick" "used: ${u#* }, hashes pick: $want"
 works && pass "traffic after RSS changes" || fail "traffic after RSS changes"
 
 # Link settings
