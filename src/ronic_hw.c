@@ -128,6 +128,15 @@ int ronic_hw_phy_loopback(struct ronic_adapter *adapter)
 	u32 ctrl;
 	int err;
 
+	/*
+	 * An autonegotiation restart first, as igb's loopback test resets the
+	 * PHY with it on: QEMU's model raises STATUS.LU (without which it
+	 * receives nothing) only when one ends, and after a device reset none
+	 * is under way; the loopback write below ends it on a real PHY.
+	 */
+	err = ronic_hw_phy_write(adapter, MII_BMCR, BMCR_ANENABLE | BMCR_ANRESTART);
+	if (err)
+		return err;
 	err = ronic_hw_phy_write(adapter, MII_BMCR, BMCR_LOOPBACK |
 				 BMCR_SPEED1000 | BMCR_FULLDPLX);
 	if (err)

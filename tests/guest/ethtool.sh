@@ -15,7 +15,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
-plan 112
+plan 114
 
 # refused NAME CMD...: the command must fail, and the port keep working.
 refused() {
@@ -377,6 +377,14 @@ got=$(raw_round "$(cat "/sys/class/net/$NIC_A/address")")
 got=$(raw_round "$mac_b")
 [ "$got" = "0 0" ] && pass "loopback on: 0 of 100 frames to the peer's address reach it" ||
 	fail "loopback on: no frame reaches the peer" "A got, peer got: $got"
+# A reset (an MTU change rebuilds the rings) keeps the port in loopback,
+# with its carrier: AF_XDP's own test program changes the MTU first.
+check "loopback on: MTU 1400 (a reset)" ip link set dev "$NIC_A" mtu 1400
+wait_until 10 has_carrier "" "$NIC_A"
+got=$(raw_round "$(cat "/sys/class/net/$NIC_A/address")")
+[ "$got" = "100 0" ] && pass "loopback kept across a reset: 100 of 100 frames back at A" ||
+	fail "loopback kept across a reset" "A got, peer got: $got ($(link_info "" "$NIC_A"))"
+ip link set dev "$NIC_A" mtu 1500
 check "ethtool -K loopback off" ethtool -K "$NIC_A" loopback off
 works && pass "traffic after loopback off" || fail "traffic after loopback off"
 got=$(raw_round "$mac_b")
