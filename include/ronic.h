@@ -420,6 +420,29 @@ static inline union ronic_rx_desc *ronic_rx_desc(struct ronic_ring *ring,
 }
 
 /*
+ * The descriptor at next_to_clean if the device has written it back, its
+ * status in *staterr; else NULL. @cleaned is how many descriptors the poll
+ * holds back from the device: with every one of them back and none
+ * refilled (the buffers ran out), the next still shows its last
+ * write-back, done bit and all. Shared by both rx polls.
+ */
+static inline union ronic_rx_desc *ronic_rx_done_desc(struct ronic_ring *ring,
+						      u16 cleaned, u32 *staterr)
+{
+	union ronic_rx_desc *desc;
+
+	if (unlikely(cleaned >= ring->count - 1))
+		return NULL;
+	desc = ronic_rx_desc(ring, ring->next_to_clean);
+	*staterr = le32_to_cpu(desc->wb.status_error);
+	if (!(*staterr & RONIC_RXD_STAT_DD))
+		return NULL;
+	/* status before the rest of the descriptor and the data */
+	dma_rmb();
+	return desc;
+}
+
+/*
  * The last descriptor of the packet starting at slot i once the device has
  * written it back (its slot forgotten: the caller reaps it), else NULL.
  * Shared by the stack's and the XDP tx rings.

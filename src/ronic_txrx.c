@@ -891,18 +891,9 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 			cleaned = ronic_desc_unused(ring);
 		}
 
-		desc = ronic_rx_desc(ring, ring->next_to_clean);
-		/*
-		 * Every descriptor handed back and none refilled (the buffers
-		 * ran out): the next one still shows its last write-back.
-		 */
-		if (unlikely(cleaned >= ring->count - 1))
+		desc = ronic_rx_done_desc(ring, cleaned, &staterr);
+		if (!desc)
 			break;
-		staterr = le32_to_cpu(desc->wb.status_error);
-		if (!(staterr & RONIC_RXD_STAT_DD))
-			break;
-		/* status before the rest of the descriptor and the data */
-		dma_rmb();
 
 		len = le16_to_cpu(desc->wb.length);
 		buf = ring->rx_buf[ring->next_to_clean];
