@@ -45,14 +45,28 @@ log() {
 	echo "# $*" >&2
 }
 
+# check_time NAME: the seconds since the previous check (or the script's
+# start) and NAME into $RONIC_RESULTS/check-times.tsv, where a slow check
+# shows (sort -n on the host).
+RONIC_CHECK_T=${EPOCHREALTIME/./}
+check_time() {
+	local now=${EPOCHREALTIME/./} d
+	d=$(((now - RONIC_CHECK_T) / 100000))
+	RONIC_CHECK_T=$now
+	[ -n "${RONIC_RESULTS:-}" ] || return 0
+	printf '%d.%d\t%s\n' $((d / 10)) $((d % 10)) "$1" >> "$RONIC_RESULTS/check-times.tsv"
+}
+
 pass() {
 	RONIC_PASSED=$((RONIC_PASSED + 1))
+	check_time "$1"
 	echo "PASS: $1"
 }
 
 # fail NAME REASON
 fail() {
 	RONIC_FAILED=$((RONIC_FAILED + 1))
+	check_time "$1"
 	echo "FAIL: $1 (${2:-failed})"
 }
 
@@ -60,6 +74,7 @@ fail() {
 # SKIP or XFAIL). Never a pass: tests/run.sh counts these apart.
 skip() {
 	RONIC_SKIPPED=$((${RONIC_SKIPPED:-0} + 1))
+	check_time "$1"
 	echo "SKIP: $1 (${2:-skipped})"
 }
 
@@ -249,8 +264,9 @@ nic_bdfs() {
 # nic_driver BDF: the bound driver's name, empty when unbound.
 nic_driver() {
 	local l=/sys/bus/pci/devices/$1/driver
-	if [ -e "$l" ]; then
-		basename "$(readlink -f "$l")"
+	local t
+	if t=$(readlink "$l"); then
+		echo "${t##*/}"
 	fi
 }
 
@@ -258,7 +274,7 @@ nic_driver() {
 nic_netdev() {
 	local n
 	for n in /sys/bus/pci/devices/"$1"/net/*; do
-		[ -e "$n" ] && basename "$n" && return 0
+		[ -e "$n" ] && echo "${n##*/}" && return 0
 	done
 	return 1
 }
@@ -340,7 +356,14 @@ bind_nic() {
 
 # has_carrier NS DEV
 has_carrier() {
-	ip ${1:+-n "$1"} -o link show dev "$2" 2>/dev/null | grep -q LOWER_UP
+	local c
+	if [ -z "$1" ] || [ "$1" = root ]; then
+		# sysfs's carrier reads as LOWER_UP does (1 if running with carrier,
+		# an error when down), without a fork.
+		{ read -r c < "/sys/class/net/$2/carrier"; } 2>/dev/null && [ "$c" = 1 ]
+		return
+	fi
+	ip -n "$1" -o link show dev "$2" 2>/dev/null | grep -q LOWER_UP
 }
 
 # lacks_carrier NS DEV

@@ -27,7 +27,8 @@
 # RONIC_DEBUG_ONLY=kunit stops after them (a quick check of the KUnit
 # part); RONIC_DEBUG_ONLY=planted runs step 5 alone (make planted-bugs),
 # RONIC_DEBUG_ONLY=hwselftests step 2d alone, RONIC_DEBUG_ONLY=xdp step
-# 2c' alone, RONIC_DEBUG_ONLY=xsk step 2c'' alone, RONIC_DEBUG_ONLY=fuzz the control-plane fuzzer
+# 2c' alone, RONIC_DEBUG_ONLY=xsk step 2c'' alone,
+# RONIC_DEBUG_ONLY=lifecycle step 2c alone, RONIC_DEBUG_ONLY=fuzz the control-plane fuzzer
 # (tests/guest/fuzz.sh: make fuzz SEED=N OPS=N).
 # scripts/vm.sh checks the whole kernel log afterwards (KASAN, UBSAN,
 # lockdep, DMA-API, WARNING, BUG, ...). Full reports (kmemleak, DMA-API
@@ -120,8 +121,23 @@ xdp_xsk() {
 		nested "$RONIC_TOP/tests/guest/xdp.sh"
 }
 
+# lifecycle_table: step 2c, the lifecycle table's quiet rows. On 7.3 the
+# AER core also resets the link for a non-fatal error, which QEMU's root
+# port never completes: the NIC is disconnected for the rest of the boot,
+# as with a fatal error.
+lifecycle_table() {
+	RONIC_LIFECYCLE_VARIANTS=${RONIC_LIFECYCLE_VARIANTS:-quiet} \
+	RONIC_LIFECYCLE_SKIP_STEP=aer \
+	RONIC_LIFECYCLE_SKIP_WHY="the 7.3 AER core resets the link, which QEMU's root port does not complete" \
+		nested "$RONIC_TOP/tests/guest/lifecycle.sh"
+}
+
 # ---------------------------------------------------------- 0b. KUnit
 case "$only" in
+lifecycle)
+	lifecycle_table
+	finish
+	;;
 planted|hwselftests|fuzz)
 	nested "$RONIC_TOP/tests/guest/$only.sh"
 	finish
@@ -230,13 +246,7 @@ phase faults
 # default (RONIC_LIFECYCLE_VARIANTS): both take 800 s here, and
 # t-lifecycle runs both in the stock kernel.
 if [ "$dut" = ronic ] && [ -n "${RONIC_XDP_OBJ:-}" ]; then
-	# On 7.3 the AER core also resets the link for a non-fatal error,
-	# which QEMU's root port never completes: the NIC is disconnected
-	# for the rest of the boot, as with a fatal error.
-	RONIC_LIFECYCLE_VARIANTS=${RONIC_LIFECYCLE_VARIANTS:-quiet} \
-	RONIC_LIFECYCLE_SKIP_STEP=aer \
-	RONIC_LIFECYCLE_SKIP_WHY="the 7.3 AER core resets the link, which QEMU's root port does not complete" \
-		nested "$RONIC_TOP/tests/guest/lifecycle.sh"
+	lifecycle_table
 	pair_down
 elif [ "$dut" = ronic ]; then
 	fail "debug: lifecycle table" "no RONIC_XDP_OBJ (tests/xdp/build.sh)"

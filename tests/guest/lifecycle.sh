@@ -22,10 +22,21 @@ read -ra VARIANTS <<< "${RONIC_LIFECYCLE_VARIANTS:-quiet traffic}"
 plan $(($(grep -cvE '^(#|$)' "$TABLE") * ${#VARIANTS[@]} + 1))
 MAXQ=''
 TRAFFIC_PIDS=()
+DEV=''		# port A's netdev, by find_dev_a
+WHY=''		# why expect_one's check failed
+OUT=/tmp/lifecycle.out
 
-# Port A's netdev now (a reload or a rescan may rename it); empty if none.
-dev_a() {
-	nic_netdev "$BDF_A" 2>/dev/null
+# find_dev_a: port A's netdev now (a reload or a rescan may rename it)
+# into DEV, empty if none; found without a subshell: each fork costs about
+# 0.3 s in the debug kernel under TCG, and a row forked about forty times.
+# shellcheck disable=SC2317 # also called through wait_until
+find_dev_a() {
+	local n
+	DEV=''
+	for n in "/sys/bus/pci/devices/$BDF_A"/net/*; do
+		[ -e "$n" ] && DEV=${n##*/}
+	done
+	[ -n "$DEV" ]
 }
 
 # ------------------------------------------------------------ steps
@@ -41,7 +52,8 @@ aer_recovery() {
 
 step() {
 	local dev
-	dev=$(dev_a)
+	find_dev_a
+	dev=$DEV
 	case $1 in
 	up|down) ip link set dev "$dev" "$1" ;;
 	attach) ip link set dev "$dev" xdpdrv obj "$OBJ" program xdp_pass ;;
@@ -57,7 +69,7 @@ step() {
 	ro_on) ethtool --set-priv-flags "$dev" pci_ro_read on pci_ro_write on ;;
 	ro_off) ethtool --set-priv-flags "$dev" pci_ro_read off pci_ro_write off ;;
 	rmmod) unload_driver ronic ;;
-	modprobe) load_driver ronic && wait_until 20 dev_a > /dev/null ;;
+	modprobe) load_driver ronic && wait_until 20 find_dev_a ;;
 	unbind) unbind_nic "$BDF_A" ;;
 	bind) bind_nic "$BDF_A" ronic > /dev/null ;;
 	remove) echo 1 > "/sys/bus/pci/devices/$BDF_A/remove" ;;
@@ -71,8 +83,9 @@ step() {
 
 # ------------------------------------------------------------ checks
 
+# XDP programs loaded in the system (bpftool's "ID: TYPE  name ..." lines).
 xdp_progs() {
-	bpftool -j prog show 2>/dev/null | jq '[.[] | select(.type == "xdp")] | length'
+	bpftool prog show 2>/dev/null | grep -c '^[0-9]*: xdp '
 }
 
 # shellcheck disable=SC2317 # called through wait_until
@@ -97,29 +110,32 @@ has_xdp() {
 	ip -d link show dev "$1" | grep -q 'prog/xdp'
 }
 
+# is_up DEV: administratively up (IFF_UP in sysfs's flags).
 is_up() {
-	ip -o link show dev "$1" | grep -q '[<,]UP[,>]'
+	local flags
+	read -r flags < "/sys/class/net/$1/flags" && (( flags & 1 ))
 }
 
-# expect_one CHECK: prints why it does not hold.
+# expect_one CHECK: status 1 and WHY set if it does not hold.
 expect_one() {
 	local key=${1%%=*} want=${1#*=} dev got
-	dev=$(dev_a)
+	find_dev_a
+	dev=$DEV
 	if [ -z "$dev" ] && [ "$key" != progs ]; then
-		echo "no netdev for $BDF_A"
+		WHY="no netdev for $BDF_A"
 		return 1
 	fi
 	case $key in
 	xdp) if has_xdp "$dev"; then got=on; else got=off; fi ;;
-	progs) wait_until 5 progs_are "$want"; got=$(xdp_progs) ;;
+	progs) wait_until 5 progs_are "$want" && got=$want || got=$(xdp_progs) ;;
 	ring) got=$(ring_now "$dev"); want=$want/$want ;;
 	chan) got=$(chan_now "$dev") ;;
 	mtu) got=$(cat "/sys/class/net/$dev/mtu") ;;
 	ro) got=$(ro_now "$dev"); want=$want/$want ;;
 	up|down) if is_up "$dev"; then got=up; else got=down; fi; want=$1 ;;
-	*) echo "unknown check $1"; return 1 ;;
+	*) WHY="unknown check $1"; return 1 ;;
 	esac
-	[ "$got" = "$want" ] || { echo "$key $got, not $want"; return 1; }
+	[ "$got" = "$want" ] || { WHY="$key $got, not $want"; return 1; }
 }
 
 # ------------------------------------------------------------ traffic
@@ -148,13 +164,16 @@ bring_back() {
 	local dev
 	load_driver ronic || { echo "modprobe ronic failed"; return 1; }
 	[ -e "/sys/bus/pci/devices/$BDF_A" ] || echo 1 > /sys/bus/pci/rescan
-	[ "$(nic_driver "$BDF_A")" = ronic ] || bind_nic "$BDF_A" ronic > /dev/null ||
+	[ -e "/sys/bus/pci/drivers/ronic/$BDF_A" ] || bind_nic "$BDF_A" ronic > /dev/null ||
 		{ echo "ronic does not bind $BDF_A"; return 1; }
-	dev=$(dev_a) || { echo "no netdev for $BDF_A"; return 1; }
+	find_dev_a || { echo "no netdev for $BDF_A"; return 1; }
+	dev=$DEV
 	NIC_A=$dev
-	ip addr replace "$ADDR_A4/$PREFIX4" dev "$dev"
-	ip addr replace "$ADDR_A6/$PREFIX6" dev "$dev" nodad
-	ip link set dev "$dev" up
+	ip -batch - <<-EOF
+		addr replace $ADDR_A4/$PREFIX4 dev $dev
+		addr replace $ADDR_A6/$PREFIX6 dev $dev nodad
+		link set dev $dev up
+	EOF
 	wait_until 20 has_carrier "" "$dev" || { echo "no carrier on $dev"; return 1; }
 	wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4" > /dev/null ||
 		{ echo "no ping through $dev"; return 1; }
@@ -170,47 +189,72 @@ program_runs() {
 }
 
 xdp_pass_count() {
-	ethtool -S "$(dev_a)" | awk '$1 ~ /^rx[0-9]+_xdp_pass:$/ { s += $2 } END { print s + 0 }'
+	ethtool -S "$DEV" | awk '$1 ~ /^rx[0-9]+_xdp_pass:$/ { s += $2 } END { print s + 0 }'
 }
 
-# The defaults, for the next row.
+# reset_a STEPS|all: the defaults back for the next row, of what STEPS
+# may have changed (a program, MTU, rings, channels, relaxed ordering), or
+# all of them after a failed row.
 reset_a() {
-	local dev
-	dev=$(dev_a)
-	ip link set dev "$dev" xdpdrv off 2>/dev/null
-	ip link set dev "$dev" mtu 1500 &&
-		ethtool -G "$dev" rx 256 tx 256 2>/dev/null
-	[ "$(chan_now "$dev")" = "$MAXQ" ] || ethtool -L "$dev" combined "$MAXQ"
-	ethtool --set-priv-flags "$dev" pci_ro_read off pci_ro_write off
+	local dev what=" $1 "
+	find_dev_a || return 1
+	dev=$DEV
+	[ "$1" = all ] && what=" attach replace mtu1400 ring64 chan1 ro_on "
+	[[ "$what" == *" attach "* || "$what" == *" replace "* ]] || has_xdp "$dev" &&
+		ip link set dev "$dev" xdpdrv off
+	[[ "$what" == *" mtu"* ]] && ip link set dev "$dev" mtu 1500
+	[[ "$what" == *" ring"* ]] && ethtool -G "$dev" rx 256 tx 256 2>/dev/null
+	[[ "$what" == *" chan"* ]] && [ "$(chan_now "$dev")" != "$MAXQ" ] &&
+		ethtool -L "$dev" combined "$MAXQ"
+	[[ "$what" == *" ro_"* ]] &&
+		ethtool --set-priv-flags "$dev" pci_ro_read off pci_ro_write off
 	wait_until 20 has_carrier "" "$dev"
 }
 
 # ------------------------------------------------------------ one row
 
-# run_row VARIANT NAME STEPS EXPECT
+# lap NAME: the seconds since the previous lap, into the row's profile.
+lap() {
+	local now=${EPOCHREALTIME/./} d
+	d=$(((now - LAP_T) / 100000))
+	PROFILE+=" $1 $((d / 10)).$((d % 10))"
+	LAP_T=$now
+}
+
+# run_row VARIANT NAME STEPS EXPECT; logs where the row's time went.
 run_row() {
 	local variant=$1 name=$2 steps=$3 expect=$4 n0 s e out why="" reports
+	PROFILE='' LAP_T=${EPOCHREALTIME/./}
 	n0=$(dmesg_lines)
 	[ "$variant" = traffic ] && traffic_start
+	# Steps, checks and the way back write to OUT, not through $(...):
+	# a subshell is a fork (see find_dev_a).
 	for s in $steps; do
-		out=$(step "$s" 2>&1) || { why="step $s failed: $(echo "$out" | tail -1)"; break; }
+		step "$s" > "$OUT" 2>&1 || { why="step $s failed: $(tail -1 "$OUT")"; break; }
+		lap "$s"
 	done
 	if [ -z "$why" ]; then
 		for e in $expect; do
-			out=$(expect_one "$e") || { why="after the steps: $out"; break; }
+			expect_one "$e" || { why="after the steps: $WHY"; break; }
 		done
 	fi
+	lap checks
 	traffic_stop
 	if [ -z "$why" ]; then
-		out=$(bring_back 2>&1) || why="port back: $(echo "$out" | tail -1)"
+		bring_back > "$OUT" 2>&1 || why="port back: $(tail -1 "$OUT")"
 	fi
-	if [ -z "$why" ] && has_xdp "$(dev_a)"; then
-		out=$(program_runs) || why="program left attached: $out"
+	lap back
+	if [ -z "$why" ] && find_dev_a && has_xdp "$DEV"; then
+		program_runs > "$OUT" || why="program left attached: $(cat "$OUT")"
 	fi
-	reset_a > /dev/null 2>&1 || why=${why:-"defaults not restored"}
+	lap program
+	reset_a "${why:+all}${why:-$steps}" > /dev/null 2>&1 || why=${why:-"defaults not restored"}
+	lap defaults
 	if reports=$(kernel_reports "$n0"); then
 		why="kernel report: $(echo "$reports" | head -1 | sed 's/^\[[ 0-9.]*\] //' | cut -c1-120)${why:+; $why}"
 	fi
+	lap reports
+	log "row ($variant) $name:$PROFILE"
 	[ -z "$why" ] && pass "lifecycle ($variant): $name" ||
 		fail "lifecycle ($variant): $name" "$why"
 }
