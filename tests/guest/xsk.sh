@@ -249,9 +249,11 @@ xsk_released() {
 # Bug 3: an application that stops giving buffers back, its socket bound
 # (its fill ring runs dry under a flood), then killed with kill -9.
 check_stalled_and_killed() {
-	local pid
+	# Enough frames to fill the rx ring and drain the fill ring (2048 each
+	# at most) several times over.
+	local pid flood=$((N > 5000 ? N : 5000))
 	start_rx -z -Z -t 60
-	peer_push 20000 &
+	peer_push "$flood" &
 	pid=$!
 	wait "$pid"
 	check "no NAPI spin with the fill ring dry, the socket bound" spins_not
@@ -260,7 +262,7 @@ check_stalled_and_killed() {
 	ethtool -X "$NIC_A" weight 1 0
 	check "the other queue carries TCP beside the stalled socket" sha_send /tmp/xsk.bin 5305 300
 	ethtool -X "$NIC_A" weight 0 1
-	peer_push 20000 &
+	peer_push "$flood" &
 	pid=$!
 	sleep 1
 	kill -9 "$XSK_PID"
