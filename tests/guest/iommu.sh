@@ -13,7 +13,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
-plan 22
+plan 21
 
 dut=$RONIC_DUT
 mapfile -t bdfs < <(nic_bdfs)
@@ -77,11 +77,9 @@ pair_down
 # and small tx frames (pktgen's 60 bytes, under the copybreak: none at
 # all). With a strict IOMMU each map is an IOVA allocation and each unmap
 # an IOTLB flush, so these counts are what the IOMMU costs; igb's own
-# counts show that the probes see every map. The small frames' rate is
-# compared too: under a strict IOMMU it is the map and unmap per frame
-# that igb pays and ronic does not. The rate is taken three times for
-# each driver, alternating, and the best of each compared: the host's
-# other work only ever slows a sample down.
+# counts show that the probes see every map. What the maps cost in
+# frames a second is the benchmark's (scripts/bench.sh, UDP 60-byte tx
+# with the IOMMU strict), not a pass or fail here.
 if dma_maps_start; then
 	dut_pps=() igb_pps=()
 	if dma_map_rates "$dut" 3 "rx ttx tx"; then
@@ -106,22 +104,10 @@ if dma_maps_start; then
 	else
 		fail "iommu: DMA maps a frame with igb" "traffic failed"
 	fi
-	for _ in 2 3; do
-		dma_map_rates "$dut" 3 tx && dut_pps+=("$TX_PPS")
-		dma_map_rates igb 3 tx && igb_pps+=("$TX_PPS")
-	done
-	if [ ${#dut_pps[@]} -eq 3 ] && [ ${#igb_pps[@]} -eq 3 ]; then
-		a=$(best "${dut_pps[@]}") b=$(best "${igb_pps[@]}")
-		ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b ? a / b : 0 }')
-		awk -v r="$ratio" 'BEGIN { exit !(r >= 1.3) }' &&
-			pass "iommu: small tx $dut/igb $ratio (best of ${dut_pps[*]} / best of ${igb_pps[*]} frames a second, >= 1.3)" ||
-			fail "iommu: small tx $dut/igb >= 1.3" "$ratio (best of ${dut_pps[*]} / best of ${igb_pps[*]} frames a second)"
-		printf 'driver\trx_maps_per_frame\ttcp_tx_maps_per_frame\tsmall_tx_maps_per_frame\tsmall_tx_pps\n%s\t%s\t%s\t%s\t%s\nigb\t%s\t%s\t%s\t%s\n' \
-			"$dut" "${dut_rx:-}" "${dut_ttx:-}" "${dut_tx:-}" "$a" "${igb_rx:-}" "${igb_ttx:-}" "${igb_tx:-}" "$b" \
-			> "$RONIC_RESULTS/dma-maps.tsv"
-	else
-		fail "iommu: small tx rate, three rounds each" "$dut: ${dut_pps[*]}; igb: ${igb_pps[*]}"
-	fi
+	printf 'driver\trx_maps_per_frame\ttcp_tx_maps_per_frame\tsmall_tx_maps_per_frame\tsmall_tx_pps\n%s\t%s\t%s\t%s\t%s\nigb\t%s\t%s\t%s\t%s\n' \
+		"$dut" "${dut_rx:-}" "${dut_ttx:-}" "${dut_tx:-}" "${dut_pps[0]:-}" \
+		"${igb_rx:-}" "${igb_ttx:-}" "${igb_tx:-}" "${igb_pps[0]:-}" \
+		> "$RONIC_RESULTS/dma-maps.tsv"
 	dma_maps_stop
 else
 	fail "iommu: DMA map probes" "kprobe events not available"

@@ -493,7 +493,8 @@ veth_down() {
 
 # veth_pings CPU: N pings from vx1 with the sender pinned to CPU.
 veth_pings() {
-	ip netns exec vs taskset -c "$1" ping -q -c "$N" -i 0.002 10.9.9.1 > /dev/null 2>&1
+	# -W 1: nothing answers these, and ping would linger 10 s for replies.
+	ip netns exec vs taskset -c "$1" ping -q -c "$N" -i 0.002 -W 1 10.9.9.1 > /dev/null 2>&1
 }
 
 # check_veth_redirect: with RONIC_XDP_CPUS given, the sender is pinned to
@@ -653,12 +654,15 @@ if [ "${RONIC_XDP_PART:-}" = xsk ]; then
 fi
 
 if [ "${RONIC_XDP_MANY_CPUS:-0}" = 1 ]; then
-	plan 20
+	plan 16
 	rings=$(ethtool -S "$NIC_A" | grep -c '^ *xdp[0-9]*_xdp_xmit:')
 	[ "$rings" -ge 1 ] && [ "$rings" -lt "$(nproc)" ] &&
 		pass "$(nproc) CPUs share $rings XDP rings" ||
 		fail "XDP rings for $(nproc) CPUs" "$rings rings"
-	RONIC_XDP_CPUS="0 1 7 8 9 40 63 64 65 71" check_veth_redirect
+	# The ring of CPU c is c % rings: the first CPU, the last with a ring
+	# of its own, the first to share, one in the middle, the first of
+	# the last wrap and the last CPU.
+	RONIC_XDP_CPUS="0 7 8 40 64 71" check_veth_redirect
 	action_case xdp_tx_back "rx[0-9]+_xdp_tx" echoed
 	check_tx_on_high_cpus
 	check_interleaved_cycles "${RONIC_XDP_CYCLES:-200}"
