@@ -31,6 +31,20 @@ static inline void netif_napi_set_irq(struct napi_struct *napi, int irq)
 }
 #endif
 
+#ifndef RONIC_HAVE_NETIF_NAPI_ADD_CONFIG
+/*
+ * Before 6.13 a NAPI instance's ID lives as long as the instance (hashed
+ * at netif_napi_add), and there are no per-instance settings to keep.
+ */
+static inline void netif_napi_add_config(struct net_device *dev,
+					 struct napi_struct *napi,
+					 int (*poll)(struct napi_struct *, int),
+					 int index)
+{
+	netif_napi_add(dev, napi, poll);
+}
+#endif
+
 #ifndef RONIC_HAVE_NL_SET_ERR_MSG_FMT
 /*
  * Before 6.2 an extack holds a pointer to a message, not a buffer: each

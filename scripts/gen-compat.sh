@@ -43,6 +43,11 @@ probe RONIC_HAVE_ETHTOOL_RX_RING_COUNT include/linux/ethtool.h \
 # 6.8: a NAPI instance names its IRQ (netdev netlink napi-get).
 probe RONIC_HAVE_NETIF_NAPI_SET_IRQ include/linux/netdevice.h \
 	'void netif_napi_set_irq\('
+# 6.13: a NAPI instance keeps its ID and settings (napi-set: GRO flush
+# timeout, deferred hard IRQs) across disable and enable, in a per-index
+# config slot of the netdev.
+probe RONIC_HAVE_NETIF_NAPI_ADD_CONFIG include/linux/netdevice.h \
+	'netif_napi_add_config\('
 # 6.2: extack messages with values in them (NL_SET_ERR_MSG_FMT_MOD).
 probe RONIC_HAVE_NL_SET_ERR_MSG_FMT include/linux/netlink.h \
 	'define NL_SET_ERR_MSG_FMT_MOD\('

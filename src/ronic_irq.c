@@ -100,7 +100,12 @@ static int ronic_alloc_q_vector(struct ronic_adapter *adapter, u16 v)
 	qv->msix_vector = adapter->irq_mode == RONIC_IRQ_MSIX ? v + 1 : 0;
 	qv->eims = BIT(qv->msix_vector);
 	qv->itr_val = adapter->itr_usecs << 2;
-	netif_napi_add(adapter->netdev, &qv->napi, ronic_napi_poll);
+	/*
+	 * Config slot v: the instance keeps its NAPI ID and napi-set settings
+	 * across down/up and the queue-pair switches, which disable and
+	 * enable it.
+	 */
+	netif_napi_add_config(adapter->netdev, &qv->napi, ronic_napi_poll, v);
 	/* The vector's IRQ number holds until pci_free_irq_vectors(). */
 	netif_napi_set_irq(&qv->napi,
 			   pci_irq_vector(adapter->pdev, qv->msix_vector));

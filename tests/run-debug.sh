@@ -19,10 +19,13 @@
 # part in the VM (a quick check; the full run always has it);
 # RONIC_DEBUG_ONLY=planted only the planted bugs (make planted-bugs), which
 # the full run has last unless RONIC_DEBUG_PLANTED=0; RONIC_DEBUG_ONLY=
-# hwselftests only the kernel tree's hardware selftests; RONIC_DEBUG_ONLY=
-# xdp only the multi-buffer XDP cases; RONIC_DEBUG_ONLY=fuzz only the
-# control-plane fuzzer (make fuzz; RONIC_FUZZ_SEED, _OPS). Prints PASS:/FAIL: lines and a closing
-# "N passed, N failed, N skipped"; exit status 1 if anything failed.
+# hwselftests only the kernel tree's driver selftests; napi only the NAPI
+# instance checks; lifecycle only the lifecycle table's quiet rows; xdp
+# only the multi-buffer XDP cases; xsk only the AF_XDP core cases; fuzz
+# only the control-plane fuzzer (make fuzz; RONIC_FUZZ_SEED, _OPS). Prints
+# PASS:/FAIL: lines and a closing "N passed, N failed, N skipped"; exit
+# status 1 if anything failed. Each check's time is in the VM results'
+# check-times.tsv.
 #
 # Results in DIR (default <repo>/results/debug-<timestamp>, or
 # $RONIC_RESULTS_DIR): build/ (the scratch build, ronic.ko with its debug
@@ -156,16 +159,27 @@ if [ "${RONIC_DEBUG_PLANTED:-1}" = 1 ]; then
 	fi
 fi
 
-# The tree's own hardware selftests (tests/guest/hwselftests.sh) run from
-# the kernel tree; irq.py attaches net/lib's xdp_dummy program.
+# The tree's own driver selftests (tests/guest/hwselftests.sh) run from
+# the kernel tree, with the helpers they call built into it here (the
+# guest sees the tree read-only): net/lib's xdp_dummy program (ping.py,
+# hw/irq.py), xdp_helper (queues.py) and csum (hw/csum.py), and
+# napi_id.py's napi_id_helper.
 export RONIC_DEBUG_KSRC=$RONIC_DEBUG_KBUILD
-xdp_dummy=$RONIC_DEBUG_KSRC/tools/testing/selftests/net/lib/xdp_dummy.bpf
-if [ -f "$xdp_dummy.o" ] ||
-   clang -O2 -target bpf -I"/usr/include/$(gcc -dumpmachine)" \
-	-c "$xdp_dummy.c" -o "$xdp_dummy.o" > "$build/xdp_dummy.log" 2>&1; then
-	pass "debug: the kernel tree's xdp_dummy.bpf.o for hw/irq.py"
+selftests=$RONIC_DEBUG_KSRC/tools/testing/selftests
+helpers_ok=1
+for helper in net/lib/xdp_dummy.bpf.o net/lib/xdp_helper net/lib/csum \
+	      drivers/net/napi_id_helper; do
+	[ -e "$selftests/$helper" ] && continue
+	case $helper in
+	*.bpf.o) clang -O2 -target bpf -I"/usr/include/$(gcc -dumpmachine)" \
+			-c "$selftests/${helper%.o}.c" -o "$selftests/$helper" ;;
+	*) gcc -O2 -I"$selftests" -o "$selftests/$helper" "$selftests/$helper.c" ;;
+	esac > "$build/selftest-helpers.log" 2>&1 || { helpers_ok=0; break; }
+done
+if [ "$helpers_ok" = 1 ]; then
+	pass "debug: the kernel tree's selftest helpers (xdp_dummy.bpf.o, xdp_helper, csum, napi_id_helper)"
 else
-	fail "debug: the kernel tree's xdp_dummy.bpf.o for hw/irq.py" "see $build/xdp_dummy.log"
+	fail "debug: the kernel tree's selftest helpers" "$helper: see $build/selftest-helpers.log"
 fi
 
 # The XDP test programs, for the lifecycle table's rows.

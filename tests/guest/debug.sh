@@ -12,8 +12,9 @@
 #  2c. the lifecycle table (tests/guest/lifecycle.sh, tests/lifecycle.tsv),
 #      then multi-buffer XDP (xdp.sh, RONIC_XDP_PART=frags) and AF_XDP
 #      (xsk.sh, RONIC_XDP_PART=xsk);
-#  2d. the kernel tree's hw/irq.py, igb (the reference) then the DUT
-#     (tests/guest/hwselftests.sh);
+#  2d. the kernel tree's driver selftests, igb (the reference) then the
+#      DUT (tests/guest/hwselftests.sh), and NAPI instances and their
+#      napi-set settings across reconfiguration (tests/guest/napi.sh);
 #  3. RONIC_DEBUG_CYCLES (5) load/unload cycles, both NICs with carrier;
 #  4. with the DUT unloaded: DMA-API debug counted no error and holds no
 #     mapping of the NICs, a kmemleak scan reports nothing (nor did one
@@ -26,7 +27,7 @@
 # Before step 1, the KUnit suites of ronic_kunit.ko (tests/guest/kunit.sh).
 # RONIC_DEBUG_ONLY=kunit stops after them (a quick check of the KUnit
 # part); RONIC_DEBUG_ONLY=planted runs step 5 alone (make planted-bugs),
-# RONIC_DEBUG_ONLY=hwselftests step 2d alone, RONIC_DEBUG_ONLY=xdp step
+# RONIC_DEBUG_ONLY=hwselftests or napi a part of step 2d alone, RONIC_DEBUG_ONLY=xdp step
 # 2c' alone, RONIC_DEBUG_ONLY=xsk step 2c'' alone,
 # RONIC_DEBUG_ONLY=lifecycle step 2c alone, RONIC_DEBUG_ONLY=fuzz the control-plane fuzzer
 # (tests/guest/fuzz.sh: make fuzz SEED=N OPS=N).
@@ -138,7 +139,7 @@ lifecycle)
 	lifecycle_table
 	finish
 	;;
-planted|hwselftests|fuzz)
+planted|hwselftests|napi|fuzz)
 	nested "$RONIC_TOP/tests/guest/$only.sh"
 	finish
 	;;
@@ -276,6 +277,7 @@ phase xdp-xsk
 # The kernel tree's hardware selftests, igb then ronic (hwselftests.sh).
 if [ "$dut" = ronic ] && [ -n "${RONIC_DEBUG_KSRC:-}" ]; then
 	nested "$RONIC_TOP/tests/guest/hwselftests.sh"
+	nested "$RONIC_TOP/tests/guest/napi.sh"
 	pair_down
 fi
 phase hw-selftests
