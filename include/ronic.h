@@ -324,6 +324,11 @@ struct ronic_adapter {
 	struct ronic_ring *xdp_ring[RONIC_NUM_HW_QUEUES];
 	u16 num_xdp_rings;
 	bool xdp_lock_key_held;		/* this adapter holds one key reference */
+	/*
+	 * Test aid (debugfs xdp_rings_cap): at most this many XDP rings from
+	 * the next ring rebuild on, so CPUs share them; 0 for one per CPU.
+	 */
+	u16 xdp_rings_cap;
 
 	/* RSS as programmed: what ethtool -x shows and -X changes */
 	u32 rss_key[10];

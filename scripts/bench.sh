@@ -14,7 +14,9 @@
 #   plain  2 vCPUs: TCP (1 and 4 streams, both ways), small-frame UDP pps
 #          and DMA maps per frame, the four relaxed-ordering flag
 #          combinations, XDP_DROP and XDP_TX pps, AF_XDP rxdrop, txpush
-#          and l2fwd pps (ronic zero-copy and copy, igb copy)
+#          and l2fwd pps (ronic zero-copy and copy, igb copy), netperf
+#          TCP_STREAM, TCP_MAERTS, TCP_RR and UDP_RR (rate, P50 and P99
+#          latency)
 #   iommu  2 vCPUs, emulated intel-iommu in strict mode: TCP, UDP and XDP
 #          again
 #   smp    72 vCPUs (more CPUs than XDP rings: ronic's locked XDP_TX path):
@@ -52,6 +54,9 @@ fi
 
 [ -n "$from" ] || {
 git -C "$top" describe --always --dirty > "$run/commit" 2>/dev/null || echo "no git" > "$run/commit"
+# The host's CPU and its load around the run, for the report.
+sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1 > "$run/host-cpu"
+cut -d' ' -f1-3 /proc/loadavg > "$run/load-start"
 echo "# bench.sh: building ronic.ko for $kver"
 make -C "$top" KDIR="/usr/src/linux-headers-$kver" modules > "$run/build.log" 2>&1 ||
 	{ tail -20 "$run/build.log"; exit 1; }
@@ -69,23 +74,26 @@ boot() {
 		echo "# bench.sh: boot $name measured nothing; see $run/$name" >&2
 }
 
-boots=${RONIC_BENCH_BOOTS:-plain iommu smp}
+boots=${RONIC_BENCH_BOOTS:-insn insn_iommu plain iommu smp}
 [ -z "$from" ] || boots=
 for b in $boots; do
 	case $b in
-	plain) boot plain "${RONIC_BENCH_PLAIN_PARTS:-tcp,udp,ro,xdp,xsk}" ;;
+	plain) boot plain "${RONIC_BENCH_PLAIN_PARTS:-tcp,udp,ro,xdp,xdplock,xsk,netperf}" ;;
 	iommu) boot iommu "${RONIC_BENCH_IOMMU_PARTS:-tcp,udp,xdp}" --iommu ;;
 	smp) boot smp xdp --smp "${RONIC_BENCH_SMP:-72}" ;;
+	insn) boot insn insn,tcp --insn-count ;;
+	insn_iommu) boot insn_iommu insn --insn-count --iommu ;;
 	*) echo "bench.sh: unknown boot $b" >&2; exit 2 ;;
 	esac
 done
+cut -d' ' -f1-3 /proc/loadavg > "$run/load-end"
 }
 t1=${t1:-$(date +%s)}
 
 data=$out/data.tsv
 {
 	printf 'boot\tpart\tcase\tdriver\tround\tvalue\tunit\n'
-	for b in plain iommu smp; do
+	for b in insn insn_iommu plain iommu smp; do
 		[ -s "$run/$b/bench.tsv" ] || continue
 		sed "s/^/$b\t/" "$run/$b/bench.tsv"
 	done
@@ -122,6 +130,27 @@ ratio() {
 
 # The table: label, what is compared, target, and the ratio's arguments.
 rows=(
+	"Instructions per KiB, TCP tx, 2 vCPUs|ronic / igb|<= 0.85|insn tcp_tx_kib ronic insn tcp_tx_kib igb"
+	"Instructions per KiB, TCP tx, IOMMU strict|ronic / igb|<= 0.85|insn_iommu tcp_tx_kib ronic insn_iommu tcp_tx_kib igb"
+	"Instructions per KiB, TCP rx, 2 vCPUs|ronic / igb|<= 0.85|insn tcp_rx_kib ronic insn tcp_rx_kib igb"
+	"Instructions per KiB, TCP rx, IOMMU strict|ronic / igb|<= 0.85|insn_iommu tcp_rx_kib ronic insn_iommu tcp_rx_kib igb"
+	"Instructions per KiB, TCP tx 4 streams, 2 vCPUs|ronic / igb|<= 0.85|insn tcp_tx4_kib ronic insn tcp_tx4_kib igb"
+	"Instructions per KiB, TCP tx 4 streams, IOMMU strict|ronic / igb|<= 0.85|insn_iommu tcp_tx4_kib ronic insn_iommu tcp_tx4_kib igb"
+	"Instructions per frame, UDP tx, 2 vCPUs|ronic / igb|<= 0.85|insn udp_tx_frame ronic insn udp_tx_frame igb"
+	"Instructions per frame, UDP tx, IOMMU strict|ronic / igb|<= 0.85|insn_iommu udp_tx_frame ronic insn_iommu udp_tx_frame igb"
+	"Instructions per frame, UDP rx, 2 vCPUs|ronic / igb|<= 0.85|insn udp_rx_frame ronic insn udp_rx_frame igb"
+	"Instructions per frame, UDP rx, IOMMU strict|ronic / igb|<= 0.85|insn_iommu udp_rx_frame ronic insn_iommu udp_rx_frame igb"
+	"Instructions per frame, XDP_DROP, 2 vCPUs|ronic / igb|<= 0.85|insn xdp_drop_frame ronic insn xdp_drop_frame igb"
+	"Instructions per frame, XDP_DROP, IOMMU strict|ronic / igb|<= 0.85|insn_iommu xdp_drop_frame ronic insn_iommu xdp_drop_frame igb"
+	"Instructions per frame, XDP_TX, 2 vCPUs|ronic / igb|<= 0.85|insn xdp_tx_frame ronic insn xdp_tx_frame igb"
+	"Instructions per frame, XDP_TX, IOMMU strict|ronic / igb|<= 0.85|insn_iommu xdp_tx_frame ronic insn_iommu xdp_tx_frame igb"
+	"Driver's own instructions per KiB, TCP tx|ronic / igb|(its share)|insn tcp_tx_kib_driver ronic insn tcp_tx_kib_driver igb"
+	"Driver's own instructions per KiB, TCP rx|ronic / igb|(its share)|insn tcp_rx_kib_driver ronic insn tcp_rx_kib_driver igb"
+	"Driver's own instructions per frame, UDP tx|ronic / igb|(its share)|insn udp_tx_frame_driver ronic insn udp_tx_frame_driver igb"
+	"Driver's own instructions per frame, UDP rx|ronic / igb|(its share)|insn udp_rx_frame_driver ronic insn udp_rx_frame_driver igb"
+	"Driver's own instructions per frame, XDP_DROP|ronic / igb|(its share)|insn xdp_drop_frame_driver ronic insn xdp_drop_frame_driver igb"
+	"Driver's own instructions per frame, XDP_TX|ronic / igb|(its share)|insn xdp_tx_frame_driver ronic insn xdp_tx_frame_driver igb"
+	"TCP tx under the counting plugin|plugin on / off|(its overhead)|insn tcp_tx ronic plain tcp_tx ronic"
 	"TCP tx, 2 vCPUs|ronic / igb|>= 1.0|plain tcp_tx ronic plain tcp_tx igb"
 	"TCP rx, 2 vCPUs|ronic / igb|>= 1.0|plain tcp_rx ronic plain tcp_rx igb"
 	"TCP tx, IOMMU strict|ronic / igb|>= 1.1|iommu tcp_tx ronic iommu tcp_tx igb"
@@ -134,6 +163,14 @@ rows=(
 	"UDP 60-byte tx pps, IOMMU strict|ronic / igb|>= 1.3|iommu udp_tx_pps ronic iommu udp_tx_pps igb"
 	"UDP 60-byte rx pps, 2 vCPUs|ronic / igb|>= 1.0|plain udp_rx_pps ronic plain udp_rx_pps igb"
 	"UDP 60-byte rx pps, IOMMU strict|ronic / igb|>= 1.0|iommu udp_rx_pps ronic iommu udp_rx_pps igb"
+	"netperf TCP_STREAM, 2 vCPUs|ronic / igb|>= 1.0|plain tcp_stream ronic plain tcp_stream igb"
+	"netperf TCP_MAERTS, 2 vCPUs|ronic / igb|>= 1.0|plain tcp_maerts ronic plain tcp_maerts igb"
+	"netperf TCP_RR trans/s, 2 vCPUs|ronic / igb|>= 1.0|plain tcp_rr ronic plain tcp_rr igb"
+	"netperf UDP_RR trans/s, 2 vCPUs|ronic / igb|>= 1.0|plain udp_rr ronic plain udp_rr igb"
+	"netperf TCP_RR P50 latency, 2 vCPUs|ronic / igb|<= 1.0|plain tcp_rr_p50 ronic plain tcp_rr_p50 igb"
+	"netperf TCP_RR P99 latency, 2 vCPUs|ronic / igb|<= 1.0|plain tcp_rr_p99 ronic plain tcp_rr_p99 igb"
+	"netperf UDP_RR P50 latency, 2 vCPUs|ronic / igb|<= 1.0|plain udp_rr_p50 ronic plain udp_rr_p50 igb"
+	"netperf UDP_RR P99 latency, 2 vCPUs|ronic / igb|<= 1.0|plain udp_rr_p99 ronic plain udp_rr_p99 igb"
 	"XDP_DROP pps, 2 vCPUs|ronic / igb|>= 1.0|plain xdp_drop ronic plain xdp_drop igb"
 	"XDP_TX pps, 2 vCPUs|ronic / igb|>= 1.2|plain xdp_tx ronic plain xdp_tx igb"
 	"XDP_DROP pps, IOMMU strict|ronic / igb|>= 1.0|iommu xdp_drop ronic iommu xdp_drop igb"
@@ -149,6 +186,7 @@ rows=(
 	"AF_XDP rxdrop pps, copy mode|ronic copy / igb copy|>= 1.0|plain xsk_rxdrop ronic-copy plain xsk_rxdrop igb-copy"
 	"XDP_TX pps, locked (72) / lock-free (2)|ronic 72 / ronic 2|igb's 72 / 2 below|smp xdp_tx ronic plain xdp_tx ronic"
 	"XDP_TX pps, 72 / 2 vCPUs, igb|igb 72 / igb 2|(the boot's own cost)|smp xdp_tx igb plain xdp_tx igb"
+	"XDP_TX pps, one shared locked ring / a ring per CPU|ronic cap 1 / cap 0|about 1|plain xdp_tx_cap1 ronic plain xdp_tx_cap0 ronic"
 	"TCP tx, pci_ro_read on|ronic / flags off|about 1|plain ro_read_on_write_off ronic plain ro_read_off_write_off ronic"
 	"TCP tx, pci_ro_write on|ronic / flags off|about 1|plain ro_read_off_write_on ronic plain ro_read_off_write_off ronic"
 	"TCP tx, both flags on|ronic / flags off|about 1|plain ro_read_on_write_on ronic plain ro_read_off_write_off ronic"
@@ -164,8 +202,16 @@ table=$run/ratios.tsv
 	echo "Run $started on $(nproc) host cores ($(uname -m)), QEMU $qemu_ver (TCG),"
 	echo "guest kernel $kver, ronic $(cat "$top/VERSION")," \
 		"$(cat "$run/commit" 2>/dev/null || echo "unknown commit")."
+	echo "Host CPU: $(cat "$run/host-cpu" 2>/dev/null || echo unknown); load average" \
+		"(1, 5, 15 min) $(cat "$run/load-start" 2>/dev/null || echo ?) at the start," \
+		"$(cat "$run/load-end" 2>/dev/null || echo ?) at the end."
 	echo "Rounds: ${RONIC_BENCH_ROUNDS:-3} of ${RONIC_BENCH_SECONDS:-10} s per case," \
 		"drivers taking turns in each boot. Reproduce: \`make bench\`."
+	echo
+	echo "The primary figures are the instruction counts (QEMU plugin"
+	echo "\`scripts/qemu-plugin/insn_count.c\`): guest instructions per unit of"
+	echo "work do not move with the host's load the way rates do. Both ports run"
+	echo "the driver under test there (ronic<->ronic against igb<->igb)."
 	echo
 	echo "| Case | Compared | ronic | reference | ratio (per-round range) | target |"
 	echo "|---|---|---:|---:|---|---|"
@@ -216,11 +262,38 @@ table=$run/ratios.tsv
 	echo "TCP in Mbit/s (iperf3; one stream unless the case says), UDP and XDP in"
 	echo "frames per second (pktgen"
 	echo "64-byte frames from an igb peer; XDP_DROP counted by the program, XDP_TX"
-	echo "as frames back at the peer). Under TCG every figure is CPU bound and"
+	echo "as frames back at the peer); netperf's request/response rates in"
+	echo "transactions a second and its P50 and P99 latencies in microseconds"
+	echo "(lower is better: a latency ratio below 1.0 is ronic answering faster)."
+	echo "Under TCG every figure is CPU bound and"
 	echo "single rounds swing by tens of percent: read the ratios, not the figures."
 	echo "On x86 the relaxed-ordering flags change no host behaviour and QEMU's igb"
 	echo "has its PCIe Relaxed Ordering Enable bit off, so those ratios measure noise."
 	echo
+	# The locked-ring case: proof that the lock was taken.
+	locked=$(awk -F'\t' 'NR > 1 && $3 ~ /^xdp_locked_cap/ { s[$3] += $6; n[$3]++ }
+		END { for (k in s) printf "%s %d\n", k, s[k] / n[k] }' "$data" | sort)
+	if [ -n "$locked" ]; then
+		echo "Frames ronic queued under an XDP ring's lock per round (mean):" \
+			"$(echo "$locked" | sed 's/^xdp_locked_//' | paste -sd, | sed 's/,/, /g')."
+		echo
+	fi
+	# Run-to-run agreement of the counts: each case's spread over rounds.
+	spread=$(awk -F'\t' 'NR > 1 && $2 == "insn" && $3 !~ /_driver$/ {
+			k = $1 " " $3 " " $4
+			if (!(k in lo) || $6 < lo[k]) lo[k] = $6
+			if (!(k in hi) || $6 > hi[k]) hi[k] = $6
+		}
+		END { for (k in lo) if (lo[k] > 0) printf "| %s | %.1f%% |\n", k, (hi[k] / lo[k] - 1) * 100 }' \
+		"$data" | sort)
+	if [ -n "$spread" ]; then
+		echo "Instruction counts, spread over the rounds (largest / smallest - 1):"
+		echo
+		echo "| Boot, case, driver | spread |"
+		echo "|---|---:|"
+		echo "$spread"
+		echo
+	fi
 	# A note on the run's conditions, when one was left in RUN/note.
 	[ ! -s "$run/note" ] || { cat "$run/note"; echo; }
 	echo "![ronic / igb](ratios.png)"
@@ -264,7 +337,10 @@ if [ "$out" = "$top/bench" ] && grep -q '^<!-- bench:start -->' "$readme"; then
 	{
 		sed '/^<!-- bench:start -->/q' "$readme"
 		echo
-		echo "From [bench/report.md](bench/report.md), $started (\`make bench\`):"
+		echo "From [bench/report.md](bench/report.md), $started, commit" \
+			"$(cat "$run/commit" 2>/dev/null || echo unknown), host load" \
+			"$(cut -d' ' -f1 "$run/load-start" 2>/dev/null || echo ?) at the start and" \
+			"$(cut -d' ' -f1 "$run/load-end" 2>/dev/null || echo ?) at the end (\`make bench\`):"
 		echo
 		sed -n '/^| Case/,/^$/p' "$report"
 		sed -n '/^<!-- bench:end -->/,$p' "$readme"

@@ -16,10 +16,13 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 
-# The backports source is modelled on the configured Debian entry, so the
-# mirror it uses is whatever this machine already trusts.
-bpo=/etc/apt/sources.list.d/ronic-bookworm-backports.sources
-if [ ! -f "$bpo" ]; then
+# model_source FILE SUITE COMPONENTS: an apt source in its own file,
+# modelled on the configured Debian entry, so the mirror it uses is
+# whatever this machine already trusts. Both are bookworm's own suites:
+# backports (QEMU with -device igb) and non-free (netperf, for the bench).
+model_source() {
+	local file=$1 suite=$2 components=$3 src uri key
+	[ ! -f "$file" ] || return 0
 	src=/etc/apt/sources.list.d/debian.sources
 	if [ -f "$src" ]; then
 		uri=$(awk '/^URIs:/ && $2 !~ /security/ { print $2; exit }' "$src")
@@ -30,18 +33,20 @@ if [ ! -f "$bpo" ]; then
 		key=/usr/share/keyrings/debian-archive-keyring.gpg
 	fi
 	if [ -z "$uri" ]; then
-		echo "setup.sh: no Debian source configured to model backports on" >&2
+		echo "setup.sh: no Debian source configured to model $suite on" >&2
 		exit 1
 	fi
-	cat > "$bpo" <<EOT
+	cat > "$file" <<EOT
 Types: deb
 URIs: $uri
-Suites: bookworm-backports
-Components: main
+Suites: $suite
+Components: $components
 Signed-By: ${key:-/usr/share/keyrings/debian-archive-keyring.gpg}
 EOT
 	need_update=1
-fi
+}
+model_source /etc/apt/sources.list.d/ronic-bookworm-backports.sources bookworm-backports main
+model_source /etc/apt/sources.list.d/ronic-bookworm-non-free.sources bookworm non-free
 
 stamp=/var/lib/apt/periodic/ronic-update-stamp
 if [ -n "${need_update:-}" ] || [ ! -f "$stamp" ] ||
@@ -70,7 +75,7 @@ pkgs=(
 	ethtool iperf3 iproute2 iputils-ping busybox-static cpio pciutils
 	xdp-tools bpftool clang llvm libbpf-dev
 	python3 python3-yaml python3-jsonschema python3-docutils socat jq dkms
-	groff-base gnuplot-nox
+	groff-base gnuplot-nox netperf libglib2.0-dev
 	"linux-image-$kver-unsigned" "linux-headers-$kver" "linux-source-$RONIC_KSERIES"
 	"linux-image-$oldkver-unsigned" "linux-headers-$oldkver"
 	gcc-aarch64-linux-gnu gcc-sparc64-linux-gnu

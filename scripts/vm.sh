@@ -5,7 +5,7 @@
 #
 #   scripts/vm.sh [--smp N] [--mem MB] [--iommu] [--results DIR]
 #                 [--timeout SEC] [--idle-timeout SEC] [--boot-timeout SEC]
-#                 [--stop-on-hung-task] [--injector] [--name NAME]
+#                 [--stop-on-hung-task] [--injector] [--insn-count] [--name NAME]
 #                 [--kernel BZIMAGE --kver VER] [--append KERNEL_ARGS]
 #                 [--module FILE.ko]... -- GUEST_SCRIPT [ARGS...]
 #
@@ -27,7 +27,9 @@
 # dmesg.txt, rc (the guest script's exit status), qemu.log, monitor.sock
 # (HMP) and qmp.sock (QMP) while QEMU runs. A guest script can run monitor
 # commands itself (set_link nic0 off, ...): see vm_hmp in
-# scripts/guest/lib.sh.
+# scripts/guest/lib.sh. --insn-count loads the instruction-counting plugin
+# (scripts/build-insn-plugin.sh), which the guest queries through its
+# results share (insn_snap and insn_range in scripts/guest/lib.sh).
 #
 # Only one VM runs at a time: vm.sh waits for the lock $RONIC_VM_LOCK
 # (/tmp/ronic-qemu.lock) that another holds.
@@ -70,6 +72,7 @@ idle_timeout=
 boot_timeout=
 stop_on_hung=
 injector=
+insn_count=
 kernel=
 kver=
 extra_cmdline=
@@ -86,6 +89,7 @@ while [ $# -gt 0 ]; do
 	--boot-timeout) boot_timeout=$2; shift 2 ;;
 	--stop-on-hung-task) stop_on_hung=1; shift ;;
 	--injector) injector=1; shift ;;
+	--insn-count) insn_count=1; shift ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--kver) kver=$2; shift 2 ;;
 	--append) extra_cmdline+=" $2"; shift 2 ;;
@@ -312,6 +316,14 @@ if [ -n "$injector" ]; then
 		-netdev "dgram,id=inj,local.type=inet,local.host=127.0.0.1,local.port=$injector_port,remote.type=inet,remote.host=127.0.0.1,remote.port=$((injector_port + 1))"
 		-netdev "hubport,id=hpinj,hubid=0,netdev=inj"
 	)
+fi
+
+if [ -n "$insn_count" ]; then
+	plugin=$("$top/scripts/build-insn-plugin.sh") ||
+		{ echo "vm.sh: the instruction-counting plugin did not build" >&2; exit 2; }
+	rm -rf "$results/insn"
+	mkdir -p "$results/insn"
+	qemu_args+=(-plugin "$plugin,ctl=$results/insn")
 fi
 
 # One VM at a time on this machine (two cores): wait for any other.

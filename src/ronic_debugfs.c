@@ -2,8 +2,11 @@
 /*
  * ronic: debugfs. One directory per port under /sys/kernel/debug/ronic/,
  * named by PCI address; its ro_policy file prints the relaxed-ordering
- * policy's inputs and outputs as they were at the last decision, and its
- * tx_hang_queue file forces a tx hang for testing the timeout recovery.
+ * policy's inputs and outputs as they were at the last decision, its
+ * tx_hang_queue file forces a tx hang for testing the timeout recovery,
+ * and its xdp_rings_cap file (a test aid for the benchmark) caps the XDP
+ * tx rings at the next ring rebuild, so CPUs share rings and take their
+ * locks on any machine.
  */
 #include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
@@ -187,6 +190,7 @@ void ronic_debugfs_add(struct ronic_adapter *adapter)
 			    &ronic_debugfs_ro_policy_fops);
 	debugfs_create_file("tx_hang_queue", 0600, dir, adapter,
 			    &ronic_debugfs_tx_hang_fops);
+	debugfs_create_u16("xdp_rings_cap", 0600, dir, &adapter->xdp_rings_cap);
 	adapter->debugfs_dir = dir;
 }
 

@@ -338,6 +338,8 @@ int ronic_rings_create(struct ronic_adapter *adapter, u16 queues,
 	/* The single-vector fallback has no interrupt for other queues. */
 	nxdp = adapter->irq_mode == RONIC_IRQ_MSIX ?
 	       ronic_xdp_ring_count(nr_cpu_ids, queues) : 0;
+	if (READ_ONCE(adapter->xdp_rings_cap))
+		nxdp = min(nxdp, READ_ONCE(adapter->xdp_rings_cap));
 
 	for (q = 0; q < queues; q++) {
 		qv = adapter->q_vector[q];

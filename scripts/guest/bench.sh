@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest side of scripts/bench.sh: one boot measures the parts listed in
-# RONIC_BENCH_PARTS (tcp, udp, ro, xdp, xsk) and appends one line per measurement
+# RONIC_BENCH_PARTS (tcp, udp, ro, xdp, xsk, xdplock, insn, netperf) and
+# appends one line per measurement
 # to $RONIC_RESULTS/bench.tsv:  part  case  driver  round  value  unit
 #
 #   tcp  iperf3 TCP tx and rx (one stream), tx with 4 streams and both
@@ -17,6 +18,21 @@
 #        igb) with pktgen 64-byte frames from an igb peer; drops counted by
 #        the program itself (the same for both drivers), XDP_TX as frames
 #        back at the peer
+#   xsk  AF_XDP rxdrop, txpush and l2fwd pps: ronic zero-copy, ronic and
+#        igb copy mode
+#   xdplock  ronic's XDP_TX pps with one XDP ring per CPU (lock-free)
+#        against both CPUs sharing one (debugfs xdp_rings_cap 1: the
+#        static key on, the ring's lock taken for every frame), in the same
+#        boot: pktgen frames of 64 flows from an igb peer spread by RSS over
+#        both queues, each queue's vector on its own CPU (ronic's default)
+#   insn guest instructions (QEMU's plugin, vm.sh --insn-count) per KiB of
+#        TCP payload (tx, rx, tx with 4 streams) and per 60-byte frame
+#        (pktgen UDP tx and rx, XDP_DROP, XDP_TX), in all and inside the
+#        driver's .text; both ports on the driver under test (ronic<->ronic
+#        against igb<->igb), so each end's work is the same driver's
+#   netperf  netperf's TCP_STREAM and TCP_MAERTS (Mbit/s), TCP_RR and
+#        UDP_RR (transactions a second, and the P50 and P99 latency in
+#        microseconds of its omni output), ronic<->ronic against igb<->igb
 #
 # The drivers and set-ups take turns for RONIC_BENCH_ROUNDS (3) rounds of
 # RONIC_BENCH_SECONDS (10), so a slow spell of the host hits both sides.
@@ -31,6 +47,7 @@ secs=${RONIC_BENCH_SECONDS:-10}
 obj=${RONIC_XDP_OBJ:-}
 tsv=$RONIC_RESULTS/bench.tsv
 measured=0
+NETPERF_PORT=12865
 
 record() {
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$tsv"
@@ -199,6 +216,157 @@ xsk_part() {
 	done
 }
 
+# xdp_tx_pps_capped CAP: XDP_TX frames a second back at the peer with at
+# most CAP XDP rings on port A (0: one per CPU), and how many A queued
+# under a ring's lock meanwhile ("PPS LOCKED").
+xdp_tx_pps_capped() {
+	local cap=$1 p0 p1 l0 l1
+	echo "$cap" > "/sys/kernel/debug/ronic/$BDF_A/xdp_rings_cap" || return 1
+	ip link set dev "$NIC_A" down && ip link set dev "$NIC_A" up || return 1
+	wait_until 20 has_carrier "" "$NIC_A" || return 1
+	ip link set dev "$NIC_A" xdpdrv obj "$obj" program xdp_tx_count > /dev/null 2>&1 || return 1
+	pktgen_start "$PEER_NS" "$NIC_B" "$ADDR_A4" "$(cat "/sys/class/net/$NIC_A/address")" "" 0 64
+	sleep 2
+	p0=$(peer_rx) l0=$(stat_sum 'xdp[0-9]+_xdp_locked')
+	sleep "$secs"
+	p1=$(peer_rx) l1=$(stat_sum 'xdp[0-9]+_xdp_locked')
+	pktgen_stop "$PEER_NS"
+	ip link set dev "$NIC_A" xdpdrv off
+	echo $(((p1 - p0) / secs)) $((l1 - l0))
+}
+
+xdplock_part() {
+	local r cap pps locked
+	[ -n "$obj" ] || { log "xdplock: no test programs (RONIC_XDP_OBJ)"; return; }
+	pair_up ronic igb || { log "xdplock: pair_up failed"; return; }
+	[ -e "/sys/kernel/debug/ronic/$BDF_A/xdp_rings_cap" ] ||
+		{ log "xdplock: no debugfs xdp_rings_cap"; return; }
+	for r in $(seq "$rounds"); do
+		for cap in $( ((r % 2)) && echo 0 1 || echo 1 0); do
+			read -r pps locked <<< "$(xdp_tx_pps_capped "$cap")" || continue
+			[ "${pps:-0}" -gt 0 ] || continue
+			record xdplock "xdp_tx_cap$cap" ronic "$r" "$pps" pps
+			record xdplock "xdp_locked_cap$cap" ronic "$r" "$locked" frames
+		done
+	done
+	echo 0 > "/sys/kernel/debug/ronic/$BDF_A/xdp_rings_cap"
+}
+
+# ------------------------------------------------------------ insn
+
+# insn_case CASE CMD...: the guest instructions CMD cost per unit of work
+# (CMD prints how many units it did), in all and inside the driver's .text
+# (insn_range), recorded as CASE and CASE_driver.
+insn_case() {
+	local c=$1 t0 d0 t1 d1 units
+	shift
+	read -r t0 d0 <<< "$(insn_snap)" || return 1
+	units=$("$@") || return 1
+	read -r t1 d1 <<< "$(insn_snap)" || return 1
+	[ "${units:-0}" -gt 0 ] || { log "insn: $c: no work done"; return 1; }
+	record insn "$c" "$DRV_A" "$ROUND" $(((t1 - t0) / units)) insn
+	record insn "${c}_driver" "$DRV_A" "$ROUND" $(((d1 - d0) / units)) insn
+}
+
+# tcp_kib FROM TO ARGS...: an iperf3 run of $secs; the KiB of payload.
+# shellcheck disable=SC2317 # called through insn_case
+tcp_kib() {
+	local m
+	m=$(iperf_tcp "$1" "$2" "$secs" "${@:3}") || return 1
+	awk -v m="$m" -v s="$secs" 'BEGIN { printf "%d\n", m * 1e6 * s / 8 / 1024 }'
+}
+
+# a_tx_frames: pktgen from A to the peer for $secs; the frames A sent.
+# shellcheck disable=SC2317 # called through insn_case
+a_tx_frames() {
+	local p0 p1
+	read -r p0 < "/sys/class/net/$NIC_A/statistics/tx_packets"
+	pktgen_start "" "$NIC_A" "$ADDR_B4" "$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")"
+	sleep "$secs"
+	pktgen_stop ""
+	read -r p1 < "/sys/class/net/$NIC_A/statistics/tx_packets"
+	echo $((p1 - p0))
+}
+
+# a_rx_frames [PROG]: pktgen from the peer to A for $secs, PROG (an XDP
+# program) on A if given; the frames A received, those PROG counted, or
+# for xdp_tx_count those back at the peer.
+# shellcheck disable=SC2317 # called through insn_case
+a_rx_frames() {
+	local prog=${1:-} c0 c1
+	if [ -n "$prog" ] &&
+	   ! ip link set dev "$NIC_A" xdpdrv obj "$obj" program "$prog" > /dev/null 2>&1; then
+		log "insn: attach $prog failed"
+		return 1
+	fi
+	case $prog in
+	'') read -r c0 < "/sys/class/net/$NIC_A/statistics/rx_packets" ;;
+	xdp_drop_count) c0=$(bench_count) ;;
+	*) c0=$(peer_rx) ;;
+	esac
+	pktgen_peer_to_a 0 || return 1
+	sleep "$secs"
+	pktgen_stop "$PEER_NS"
+	case $prog in
+	'') read -r c1 < "/sys/class/net/$NIC_A/statistics/rx_packets" ;;
+	xdp_drop_count) c1=$(bench_count) ;;
+	*) c1=$(peer_rx) ;;
+	esac
+	[ -z "$prog" ] || ip link set dev "$NIC_A" xdpdrv off
+	echo $((c1 - c0))
+}
+
+insn_part() {
+	local drv
+	insn_snap > /dev/null || { log "insn: no counting plugin (vm.sh --insn-count)"; return; }
+	for ROUND in $(seq "$rounds"); do
+		for drv in $( ((ROUND % 2)) && echo igb ronic || echo ronic igb); do
+			pair_up "$drv" "$drv" || { log "insn: pair_up $drv failed"; continue; }
+			insn_range "$drv" || { log "insn: no .text range for $drv"; continue; }
+			insn_case tcp_tx_kib tcp_kib root "$PEER_NS"
+			insn_case tcp_rx_kib tcp_kib "$PEER_NS" root
+			insn_case tcp_tx4_kib tcp_kib root "$PEER_NS" -P 4
+			insn_case udp_tx_frame a_tx_frames
+			insn_case udp_rx_frame a_rx_frames
+			[ -z "$obj" ] || insn_case xdp_drop_frame a_rx_frames xdp_drop_count
+			[ -z "$obj" ] || insn_case xdp_tx_frame a_rx_frames xdp_tx_count
+		done
+	done
+}
+
+# netperf_run TEST SELECTORS: netperf's TEST from A to the peer for $secs,
+# its omni output SELECTORS as one comma-separated line.
+netperf_run() {
+	netperf -H "$ADDR_B4" -p "$NETPERF_PORT" -l "$secs" -t "$1" -P 0 -- -o "$2"
+}
+
+netperf_part() {
+	local r drv out tps p50 p99 t
+	for r in $(seq "$rounds"); do
+		# ABBA: the driver measured first changes every round.
+		for drv in $( ((r % 2)) && echo igb ronic || echo ronic igb); do
+			pair_up "$drv" "$drv" || { log "netperf: pair_up $drv failed"; continue; }
+			in_ns "$PEER_NS" netserver -L "$ADDR_B4" -p "$NETPERF_PORT" > /dev/null 2>&1
+			if ! wait_until 10 iperf_listening "$PEER_NS" "$NETPERF_PORT"; then
+				log "netperf: netserver did not start"
+				continue
+			fi
+			for t in TCP_STREAM TCP_MAERTS; do
+				out=$(netperf_run "$t" THROUGHPUT) &&
+					record netperf "${t,,}" "$drv" "$r" "${out%%.*}" Mbit/s
+			done
+			for t in TCP_RR UDP_RR; do
+				out=$(netperf_run "$t" THROUGHPUT,P50_LATENCY,P99_LATENCY) || continue
+				IFS=, read -r tps p50 p99 <<< "$out"
+				record netperf "${t,,}" "$drv" "$r" "${tps%%.*}" trans/s
+				record netperf "${t,,}_p50" "$drv" "$r" "$p50" us
+				record netperf "${t,,}_p99" "$drv" "$r" "$p99" us
+			done
+			pkill -x netserver
+		done
+	done
+}
+
 : > "$tsv"
 log "bench: parts $parts, $rounds rounds of ${secs}s, $(nproc) CPUs, IOMMU ${RONIC_VM_IOMMU:-0}"
 has_part tcp && tcp_part
@@ -206,6 +374,9 @@ has_part udp && udp_part
 has_part ro && ro_part
 has_part xdp && xdp_part
 has_part xsk && xsk_part
+has_part xdplock && xdplock_part
+has_part insn && insn_part
+has_part netperf && netperf_part
 pair_down
 check "bench: $measured measurements" test "$measured" -gt 0
 finish

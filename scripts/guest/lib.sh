@@ -128,12 +128,14 @@ finish() {
 # (DIR/SCRIPT) against NIC A, the remote end NIC B in the peer netns, and
 # turn its KTAP result lines into check lines: "ok" a PASS, "ok ... #
 # SKIP" or "# XFAIL" (a failure the test itself excuses) a SKIP, never a
-# pass, "not ok" a FAIL; then one check of its exit status (0, or 4 when
-# it skipped something). No result line at all is a FAIL. With
-# RONIC_KTAP_REFERENCE=1 (a reference driver's run) the results are only
-# logged, as "# reference: ..." lines, and counted nowhere.
+# pass, "not ok" a FAIL. The test's own KTAP plan ("1..N") declares those
+# N checks (plan); then one more check, which the caller declares: every
+# one of the N cases reported, and the exit status 0 (or 4 when it skipped
+# something). A test that dies before its plan line fails that check.
+# With RONIC_KTAP_REFERENCE=1 (a reference driver's run) the results are
+# only logged, as "# reference: ..." lines, and counted nowhere.
 ktap() {
-	local dir=$1 script=$2 tag=${3:+ ($3)} out line name rc seen=0
+	local dir=$1 script=$2 tag=${3:+ ($3)} out line name rc seen=0 cases
 
 	out=/tmp/ktap-$(basename "$script").out
 	NETIF=$NIC_A LOCAL_V4=$ADDR_A4 REMOTE_V4=$ADDR_B4 \
@@ -148,6 +150,8 @@ ktap() {
 		log "reference: $script$tag: exit status $rc"
 		return
 	fi
+	cases=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$out" | head -1)
+	[ -z "$cases" ] || plan "$cases"
 	while IFS= read -r line; do
 		case $line in
 		"ok "*"# SKIP"* | "ok "*"# XFAIL"*)
@@ -164,11 +168,16 @@ ktap() {
 		esac
 		seen=$((seen + 1))
 	done < "$out"
-	[ "$seen" -gt 0 ] || fail "$script$tag runs" "no KTAP result lines (rc $rc)"
-	case $rc in
-	0 | 4) pass "$script$tag exit status $rc" ;;
-	*) fail "$script$tag exit status" "rc $rc" ;;
-	esac
+	if [ -z "$cases" ]; then
+		fail "$script$tag runs" "no KTAP plan line (rc $rc)"
+	elif [ "$seen" -ne "$cases" ]; then
+		fail "$script$tag: all $cases cases reported" "$seen reported (rc $rc)"
+	else
+		case $rc in
+		0 | 4) pass "$script$tag: all $cases cases reported, exit status $rc" ;;
+		*) fail "$script$tag exit status" "rc $rc" ;;
+		esac
+	fi
 }
 
 # The register dump of ronic on NIC A by ethtool -d
@@ -622,20 +631,22 @@ iperf_listening() {
 
 # ------------------------------------------------------------ pktgen
 
-# pktgen_start NS DEV DST_IP DST_MAC [QUEUE [DELAY_NS]]: 64-byte UDP frames
-# (60 on the wire before the FCS) to port 9 from DEV in netns NS ("" for
-# the root netns), from the namespace's kpktgend_0, on tx queue QUEUE only
-# if given, one each DELAY_NS if given, else as fast as it goes, until
+# pktgen_start NS DEV DST_IP DST_MAC [QUEUE [DELAY_NS [FLOWS]]]: 64-byte UDP
+# frames (60 on the wire before the FCS) to port 9 from DEV in netns NS (""
+# for the root netns), from the namespace's kpktgend_0, on tx queue QUEUE
+# only if given ("" for any), one each DELAY_NS if given, else as fast as
+# it goes, from FLOWS source ports in turn if given (else one), until
 # pktgen_stop NS. pktgen bypasses the qdisc, so a stopped queue stays
 # stopped under it.
 pktgen_start() {
-	local ns=$1 dev=$2 ip=$3 mac=$4 queue=${5:-} delay=${6:-0}
+	local ns=$1 dev=$2 ip=$3 mac=$4 queue=${5:-} delay=${6:-0} flows=${7:-}
 	local cmds="pg kpktgend_0 rem_device_all; pg kpktgend_0 'add_device $dev'"
 	local kv
 	modprobe pktgen || return 1
 	for kv in 'count 0' 'pkt_size 60' 'clone_skb 64' 'burst 16' "delay $delay" \
 		"dst $ip" "dst_mac $mac" 'udp_dst_min 9' 'udp_dst_max 9' \
-		${queue:+"queue_map_min $queue" "queue_map_max $queue"}; do
+		${queue:+"queue_map_min $queue" "queue_map_max $queue"} \
+		${flows:+'udp_src_min 1024' "udp_src_max $((1023 + flows))"}; do
 		cmds="$cmds; pg $dev '$kv'"
 	done
 	in_ns "$ns" bash -c "pg() { echo \"\$2\" > /proc/net/pktgen/\$1; }
@@ -838,6 +849,23 @@ vm_inject() {
 	out=$(host_request inject 120 "$@") || return 1
 	echo "$out"
 	[ "$(tail -1 <<< "$out")" != FAILED ]
+}
+
+# insn_snap: "TOTAL IN_RANGE", the guest instructions executed so far, in
+# all and inside the range insn_range set (vm.sh --insn-count).
+insn_snap() {
+	host_request insn 20 snap | awk '$1 == "snap" { print $2, $3 }'
+}
+
+# insn_range MODULE: count inside MODULE's .text from now on (its address
+# from sysfs, its size from the .ko).
+insn_range() {
+	local lo size
+	read -r lo < "/sys/module/$1/sections/.text" || return 1
+	size=$(readelf -SW "$(modinfo -n "$1")" |
+		sed -n 's/.*\] \.text  *PROGBITS  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')
+	[ -n "$size" ] || return 1
+	host_request insn 60 range "${lo#0x}" "$(printf '%x' $((lo + 0x$size)))" | grep -q '^range '
 }
 
 # ------------------------------------------------------------ numbers
