@@ -418,7 +418,7 @@ netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 	int ctx;
 
 	/* On failure the frame is freed already. */
-	if (skb_put_padto(skb, ETH_ZLEN))
+	if (skb_put_padto(skb, RONIC_TX_MIN_LEN))
 		goto dropped;
 
 	needed = ronic_tx_desc_count(skb);

@@ -15,7 +15,7 @@
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
-plan 114
+plan 115
 
 # refused NAME CMD...: the command must fail, and the port keep working.
 refused() {
@@ -408,6 +408,24 @@ sha_send /tmp/offload.bin 5333 &&
 	pass "offloads on: 16 MiB each way, sha256 match" ||
 	fail "offloads on: 16 MiB each way, sha256 match"
 rm -f /tmp/offload.bin /tmp/offload.bin.sha256
+# Short UDP datagrams with the checksum offloaded: 1 to 30 bytes, frames
+# of 43 to 72 bytes, the short ones padded by the device. The peer checks
+# each checksum (to a closed port: counted as UdpNoPorts when right,
+# UdpInCsumErrors when wrong).
+nstat_peer() {
+	in_ns "$PEER_NS" nstat -az "$1" | awk -v k="$1" '$1 == k { print $2 }'
+}
+np0=$(nstat_peer UdpNoPorts) ce0=$(nstat_peer UdpInCsumErrors)
+python3 -c "import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for n in range(1, 31):
+    s.sendto(b'x' * n, (sys.argv[1], 9))" "$ADDR_B4"
+sleep 1
+np1=$(nstat_peer UdpNoPorts) ce1=$(nstat_peer UdpInCsumErrors)
+[ $((ce1 - ce0)) -eq 0 ] && [ $((np1 - np0)) -eq 30 ] &&
+	pass "tx checksum offload: 30 short UDP datagrams (1-30 bytes) arrive with good checksums" ||
+	fail "tx checksum offload of short UDP datagrams" \
+		"at the peer: $((np1 - np0)) of 30 good, $((ce1 - ce0)) bad checksums"
 
 # MTU
 check "MTU 9000" ip link set dev "$NIC_A" mtu 9000
