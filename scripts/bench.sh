@@ -5,7 +5,7 @@
 # in the same script run, and bench/report.md with its charts.
 #
 #   scripts/bench.sh [--out DIR]      (default: <repo>/bench)
-#   RONIC_BENCH_ROUNDS=3 RONIC_BENCH_SECONDS=10 scripts/bench.sh
+#   RONIC_BENCH_ROUNDS=5 RONIC_BENCH_SECONDS=10 scripts/bench.sh
 #   RONIC_BENCH_BOOTS="plain smp" scripts/bench.sh   (a subset of the boots)
 #   scripts/bench.sh --from results/bench-<timestamp>  (report again from a
 #                                                       run's saved figures)
@@ -205,7 +205,7 @@ table=$run/ratios.tsv
 	echo "Host CPU: $(cat "$run/host-cpu" 2>/dev/null || echo unknown); load average" \
 		"(1, 5, 15 min) $(cat "$run/load-start" 2>/dev/null || echo ?) at the start," \
 		"$(cat "$run/load-end" 2>/dev/null || echo ?) at the end."
-	echo "Rounds: ${RONIC_BENCH_ROUNDS:-3} of ${RONIC_BENCH_SECONDS:-10} s per case," \
+	echo "Rounds: ${RONIC_BENCH_ROUNDS:-5} of ${RONIC_BENCH_SECONDS:-10} s per case," \
 		"drivers taking turns in each boot. Reproduce: \`make bench\`."
 	echo
 	echo "The primary figures are the instruction counts (QEMU plugin"
@@ -292,6 +292,13 @@ table=$run/ratios.tsv
 		echo "| Boot, case, driver | spread |"
 		echo "|---|---:|"
 		echo "$spread"
+		echo
+	fi
+	# Each driver's settings as the plain boot found them.
+	if [ -s "$run/plain/setup.txt" ]; then
+		echo "Settings in the plain boot (the drivers' defaults):"
+		echo
+		sed 's/^/    /' "$run/plain/setup.txt"
 		echo
 	fi
 	# A note on the run's conditions, when one was left in RUN/note.

@@ -24,7 +24,7 @@
 #        against both CPUs sharing one (debugfs xdp_rings_cap 1: the
 #        static key on, the ring's lock taken for every frame), in the same
 #        boot: pktgen frames of 64 flows from an igb peer spread by RSS over
-#        both queues, each queue's vector on its own CPU (ronic's default)
+#        both queues, each queue's vector on its own CPU (bench_pair)
 #   insn guest instructions (QEMU's plugin, vm.sh --insn-count) per KiB of
 #        TCP payload (tx, rx, tx with 4 streams) and per 60-byte frame
 #        (pktgen UDP tx and rx, XDP_DROP, XDP_TX), in all and inside the
@@ -34,15 +34,17 @@
 #        UDP_RR (transactions a second, and the P50 and P99 latency in
 #        microseconds of its omni output), ronic<->ronic against igb<->igb
 #
-# The drivers and set-ups take turns for RONIC_BENCH_ROUNDS (3) rounds of
-# RONIC_BENCH_SECONDS (10), so a slow spell of the host hits both sides.
+# The drivers and set-ups take turns, the one first changing every round
+# (ABBA), for RONIC_BENCH_ROUNDS (5) rounds of RONIC_BENCH_SECONDS (10),
+# so a slow spell of the host hits both sides; rates are over the window
+# measured. Each boot also records both drivers' settings (setup.tsv).
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
 . "$RONIC_TOP/scripts/guest/lib.sh"
 plan 1
 
 parts=${RONIC_BENCH_PARTS:-tcp,ro,xdp}
-rounds=${RONIC_BENCH_ROUNDS:-3}
+rounds=${RONIC_BENCH_ROUNDS:-5}
 secs=${RONIC_BENCH_SECONDS:-10}
 obj=${RONIC_XDP_OBJ:-}
 tsv=$RONIC_RESULTS/bench.tsv
@@ -55,6 +57,36 @@ record() {
 	measured=$((measured + 1))
 }
 
+# drivers_abba ROUND: igb and ronic, the one measured first changing each
+# round, so a slow spell of the host does not always hit the same side.
+drivers_abba() {
+	if (($1 % 2)); then echo igb ronic; else echo ronic igb; fi
+}
+
+# per_second COUNT NS: COUNT over the measured window of NS nanoseconds.
+per_second() {
+	echo $(($1 * 1000000000 / ($2 > 0 ? $2 : 1)))
+}
+
+# bench_pair DRV_A DRV_B: pair_up, then both NICs' interrupts pinned the
+# same way whatever the driver: the first vector (link and other causes)
+# on CPU 0, queue vector k on CPU (k - 1) modulo the CPUs. igb leaves its
+# affinity to the kernel's default and ronic spreads its own; pinned, the
+# parts compare drivers, not placements.
+bench_pair() {
+	local b irq i c
+	pair_up "$1" "$2" || return 1
+	for b in "$BDF_A" "$BDF_B"; do
+		i=0
+		for irq in $(printf '%s\n' "/sys/bus/pci/devices/$b"/msi_irqs/* | sed 's|.*/||' | sort -n); do
+			[ -e "/proc/irq/$irq" ] || continue
+			c=$((i ? (i - 1) % $(nproc) : 0))
+			echo "$c" > "/proc/irq/$irq/smp_affinity_list" 2>/dev/null
+			i=$((i + 1))
+		done
+	done
+}
+
 has_part() {
 	case ",$parts," in *",$1,"*) return 0 ;; esac
 	return 1
@@ -63,8 +95,8 @@ has_part() {
 tcp_part() {
 	local r drv m
 	for r in $(seq "$rounds"); do
-		for drv in igb ronic; do
-			pair_up "$drv" "$drv" || { log "tcp: pair_up $drv failed"; continue; }
+		for drv in $(drivers_abba "$r"); do
+			bench_pair "$drv" "$drv" || { log "tcp: pair_up $drv failed"; continue; }
 			m=$(iperf_tcp root "$PEER_NS" "$secs") &&
 				record tcp tcp_tx "$drv" "$r" "$m" Mbit/s
 			m=$(iperf_tcp "$PEER_NS" root "$secs") &&
@@ -85,7 +117,7 @@ udp_part() {
 	local r drv
 	dma_maps_start || { log "udp: no DMA map probes"; return; }
 	for r in $(seq "$rounds"); do
-		for drv in igb ronic; do
+		for drv in $(drivers_abba "$r"); do
 			dma_map_rates "$drv" "$secs" "rx ttx tx srx" ||
 				{ log "udp: $drv failed"; continue; }
 			record udp udp_tx_pps "$drv" "$r" "$TX_PPS" frames/s
@@ -105,7 +137,7 @@ set_ro() {
 
 ro_part() {
 	local r combo rd wr m
-	pair_up ronic ronic || { log "ro: pair_up failed"; return; }
+	bench_pair ronic ronic || { log "ro: pair_up failed"; return; }
 	for r in $(seq "$rounds"); do
 		for combo in off-off on-off off-on on-on; do
 			rd=${combo%-*} wr=${combo#*-}
@@ -148,22 +180,24 @@ peer_rx() {
 
 # xdp_rate DRV PROG: frames per second over $secs with PROG on port A.
 xdp_rate() {
-	local prog=$1 c0 c1 p0 p1 out
+	local prog=$1 c0 c1 p0 p1 t0 t1 out
 	if ! out=$(ip link set dev "$NIC_A" xdpdrv obj "$obj" program "$prog" 2>&1); then
 		log "xdp: attach $prog on $DRV_A: $out"
 		return 1
 	fi
 	pktgen_peer_to_a 0 || return 1
 	sleep 2
-	c0=$(bench_count) p0=$(peer_rx)
+	c0=$(bench_count) p0=$(peer_rx) t0=$(date +%s%N)
 	sleep "$secs"
-	c1=$(bench_count) p1=$(peer_rx)
+	c1=$(bench_count) p1=$(peer_rx) t1=$(date +%s%N)
 	pktgen_stop "$PEER_NS"
 	ip link set dev "$NIC_A" xdpdrv off
+	# Over the window measured, not the nominal seconds: the counter
+	# reads take their own time under TCG.
 	if [ "$prog" = xdp_drop_count ]; then
-		echo $(((c1 - c0) / secs))
+		per_second $((c1 - c0)) $((t1 - t0))
 	else
-		echo $(((p1 - p0) / secs))
+		per_second $((p1 - p0)) $((t1 - t0))
 	fi
 }
 
@@ -171,8 +205,8 @@ xdp_part() {
 	local r drv m
 	[ -n "$obj" ] || { log "xdp: no test programs (RONIC_XDP_OBJ)"; return; }
 	for r in $(seq "$rounds"); do
-		for drv in igb ronic; do
-			pair_up "$drv" igb || { log "xdp: pair_up $drv failed"; continue; }
+		for drv in $(drivers_abba "$r"); do
+			bench_pair "$drv" igb || { log "xdp: pair_up $drv failed"; continue; }
 			m=$(xdp_rate xdp_drop_count) && [ "$m" -gt 0 ] &&
 				record xdp xdp_drop "$drv" "$r" "$m" pps
 			m=$(xdp_rate xdp_tx_count) && [ "$m" -gt 0 ] &&
@@ -201,8 +235,8 @@ xsk_part() {
 	[ -n "$obj" ] || { log "xsk: no test programs (RONIC_XDP_OBJ)"; return; }
 	for r in $(seq "$rounds"); do
 		# ABBA: the driver measured first changes every round.
-		for drv in $( ((r % 2)) && echo igb ronic || echo ronic igb); do
-			pair_up "$drv" igb || { log "xsk: pair_up $drv failed"; continue; }
+		for drv in $(drivers_abba "$r"); do
+			bench_pair "$drv" igb || { log "xsk: pair_up $drv failed"; continue; }
 			ethtool -X "$NIC_A" equal 1
 			for flag in -z -c; do
 				[ "$drv" = ronic ] || [ "$flag" = -c ] || continue
@@ -220,25 +254,25 @@ xsk_part() {
 # most CAP XDP rings on port A (0: one per CPU), and how many A queued
 # under a ring's lock meanwhile ("PPS LOCKED").
 xdp_tx_pps_capped() {
-	local cap=$1 p0 p1 l0 l1
+	local cap=$1 p0 p1 l0 l1 t0 t1
 	echo "$cap" > "/sys/kernel/debug/ronic/$BDF_A/xdp_rings_cap" || return 1
 	ip link set dev "$NIC_A" down && ip link set dev "$NIC_A" up || return 1
 	wait_until 20 has_carrier "" "$NIC_A" || return 1
 	ip link set dev "$NIC_A" xdpdrv obj "$obj" program xdp_tx_count > /dev/null 2>&1 || return 1
 	pktgen_start "$PEER_NS" "$NIC_B" "$ADDR_A4" "$(cat "/sys/class/net/$NIC_A/address")" "" 0 64
 	sleep 2
-	p0=$(peer_rx) l0=$(stat_sum 'xdp[0-9]+_xdp_locked')
+	p0=$(peer_rx) l0=$(stat_sum 'xdp[0-9]+_xdp_locked') t0=$(date +%s%N)
 	sleep "$secs"
-	p1=$(peer_rx) l1=$(stat_sum 'xdp[0-9]+_xdp_locked')
+	p1=$(peer_rx) l1=$(stat_sum 'xdp[0-9]+_xdp_locked') t1=$(date +%s%N)
 	pktgen_stop "$PEER_NS"
 	ip link set dev "$NIC_A" xdpdrv off
-	echo $(((p1 - p0) / secs)) $((l1 - l0))
+	echo "$(per_second $((p1 - p0)) $((t1 - t0))) $((l1 - l0))"
 }
 
 xdplock_part() {
 	local r cap pps locked
 	[ -n "$obj" ] || { log "xdplock: no test programs (RONIC_XDP_OBJ)"; return; }
-	pair_up ronic igb || { log "xdplock: pair_up failed"; return; }
+	bench_pair ronic igb || { log "xdplock: pair_up failed"; return; }
 	[ -e "/sys/kernel/debug/ronic/$BDF_A/xdp_rings_cap" ] ||
 		{ log "xdplock: no debugfs xdp_rings_cap"; return; }
 	for r in $(seq "$rounds"); do
@@ -320,8 +354,8 @@ insn_part() {
 	local drv
 	insn_snap > /dev/null || { log "insn: no counting plugin (vm.sh --insn-count)"; return; }
 	for ROUND in $(seq "$rounds"); do
-		for drv in $( ((ROUND % 2)) && echo igb ronic || echo ronic igb); do
-			pair_up "$drv" "$drv" || { log "insn: pair_up $drv failed"; continue; }
+		for drv in $(drivers_abba "$ROUND"); do
+			bench_pair "$drv" "$drv" || { log "insn: pair_up $drv failed"; continue; }
 			insn_range "$drv" || { log "insn: no .text range for $drv"; continue; }
 			insn_case tcp_tx_kib tcp_kib root "$PEER_NS"
 			insn_case tcp_rx_kib tcp_kib "$PEER_NS" root
@@ -344,8 +378,8 @@ netperf_part() {
 	local r drv out tps p50 p99 t
 	for r in $(seq "$rounds"); do
 		# ABBA: the driver measured first changes every round.
-		for drv in $( ((r % 2)) && echo igb ronic || echo ronic igb); do
-			pair_up "$drv" "$drv" || { log "netperf: pair_up $drv failed"; continue; }
+		for drv in $(drivers_abba "$r"); do
+			bench_pair "$drv" "$drv" || { log "netperf: pair_up $drv failed"; continue; }
 			in_ns "$PEER_NS" netserver -L "$ADDR_B4" -p "$NETPERF_PORT" > /dev/null 2>&1
 			if ! wait_until 10 iperf_listening "$PEER_NS" "$NETPERF_PORT"; then
 				log "netperf: netserver did not start"
@@ -367,7 +401,32 @@ netperf_part() {
 	done
 }
 
+# record_setup: each driver's defaults (rings, coalescing, channels, IRQ
+# affinity, before bench_pair pins the interrupts) and the tools' versions, into
+# $RONIC_RESULTS/setup.txt for the report.
+record_setup() {
+	local drv irq out=$RONIC_RESULTS/setup.txt
+	{
+		echo "tools: $(iperf3 --version | head -1); $(netperf -V 2>&1 | head -1);" \
+			"$(ethtool --version); $(ip -V)"
+		for drv in igb ronic; do
+			pair_up "$drv" "$drv" > /dev/null 2>&1 || continue
+			echo "$drv: rings $(ethtool -g "$NIC_A" | awk '/^Current/ { c = 1 }
+				c && /^(RX|TX):/ { printf "%s %s ", $1, $2 }')"
+			echo "$drv: channels $(ethtool -l "$NIC_A" | awk '/^Current/ { c = 1 }
+				c && /^Combined:/ { print $2 }')"
+			echo "$drv: coalescing $(ethtool -c "$NIC_A" | awk '/^Adaptive|^rx-usecs:|^tx-usecs:/' | tr -s ' \t\n' ' ')"
+			for irq in /sys/bus/pci/devices/"$BDF_A"/msi_irqs/*; do
+				[ -e "$irq" ] || continue
+				printf '%s: IRQ %s on CPUs %s\n' "$drv" "${irq##*/}" \
+					"$(cat "/proc/irq/${irq##*/}/smp_affinity_list" 2>/dev/null)"
+			done
+		done
+	} > "$out" 2>&1
+}
+
 : > "$tsv"
+record_setup
 log "bench: parts $parts, $rounds rounds of ${secs}s, $(nproc) CPUs, IOMMU ${RONIC_VM_IOMMU:-0}"
 has_part tcp && tcp_part
 has_part udp && udp_part

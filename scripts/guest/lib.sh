@@ -860,9 +860,15 @@ insn_snap() {
 # insn_range MODULE: count inside MODULE's .text from now on (its address
 # from sysfs, its size from the .ko).
 insn_range() {
-	local lo size
+	local lo size ko
 	read -r lo < "/sys/module/$1/sections/.text" || return 1
-	size=$(readelf -SW "$(modinfo -n "$1")" |
+	ko=$(modinfo -n "$1") || return 1
+	# Debian's own modules are compressed.
+	case $ko in
+	*.xz) xz -dc "$ko" > /tmp/insn-range.ko && ko=/tmp/insn-range.ko ;;
+	*.zst) zstd -qdc "$ko" > /tmp/insn-range.ko && ko=/tmp/insn-range.ko ;;
+	esac
+	size=$(readelf -SW "$ko" |
 		sed -n 's/.*\] \.text  *PROGBITS  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')
 	[ -n "$size" ] || return 1
 	host_request insn 60 range "${lo#0x}" "$(printf '%x' $((lo + 0x$size)))" | grep -q '^range '
