@@ -106,13 +106,6 @@ static inline bool ronic_rx_vlan_stripped(const struct net_device *dev,
 				 SKB_DATA_ALIGN(sizeof(struct skb_shared_info)))
 #define RONIC_RX_PAGE_ORDER	(PAGE_SIZE < 3 * RONIC_RX_SLOT_LEN ? 1 : 0)
 /* Largest chunk one tx data descriptor carries. */
-/*
- * The shortest frame the device takes: it pads short frames to 64 bytes
- * itself (TCTL.PSP), after its checksum offload. Padded in software, the
- * padding would sit inside the checksummed span, and QEMU's model then
- * takes the padded length for the UDP pseudo-header.
- */
-#define RONIC_TX_MIN_LEN	17
 #define RONIC_TX_MAX_DATA	SZ_32K
 /* tx copybreak: default, and the bounce slot each descriptor has */
 #define RONIC_TX_COPYBREAK_DEFAULT	256

@@ -417,8 +417,19 @@ netdev_tx_t ronic_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 	u16 needed, first, start;
 	int ctx;
 
+	/*
+	 * A short frame is padded to 60 bytes here, so every frame on the
+	 * wire is full size (QEMU's model sends what it is given; its
+	 * receivers count shorter ones as undersize). Its checksum is made
+	 * first, in software: the padding would otherwise sit inside the
+	 * span the device checksums, and QEMU's model takes the padded
+	 * length for the UDP pseudo-header.
+	 */
+	if (skb->len < ETH_ZLEN && skb->ip_summed == CHECKSUM_PARTIAL &&
+	    skb_checksum_help(skb))
+		goto drop;
 	/* On failure the frame is freed already. */
-	if (skb_put_padto(skb, RONIC_TX_MIN_LEN))
+	if (skb_put_padto(skb, ETH_ZLEN))
 		goto dropped;
 
 	needed = ronic_tx_desc_count(skb);

@@ -409,7 +409,8 @@ sha_send /tmp/offload.bin 5333 &&
 	fail "offloads on: 16 MiB each way, sha256 match"
 rm -f /tmp/offload.bin /tmp/offload.bin.sha256
 # Short UDP datagrams with the checksum offloaded: 1 to 30 bytes, frames
-# of 43 to 72 bytes, the short ones padded by the device. The peer checks
+# of 43 to 72 bytes, the short ones checksummed in software and padded by
+# ronic (offloaded, QEMU's model got their checksums wrong). The peer checks
 # each checksum (to a closed port: counted as UdpNoPorts when right,
 # UdpInCsumErrors when wrong).
 nstat_peer() {
