@@ -12,7 +12,12 @@
 RONIC_REPORT_RE='WARNING:|BUG:|Oops|KASAN|UBSAN|DMA-API|possible circular locking'
 RONIC_REPORT_RE+='|inconsistent lock state|suspicious RCU|possible recursive locking'
 RONIC_REPORT_RE+='|hung task|blocked for more than|refcount_t:|unreferenced object'
-RONIC_REPORT_RE+='|suspected memory leak|DMAR: DRHD: handling fault|DMAR:.*fault'
+# Not kmemleak's "N new suspected memory leaks" after a scan: the debug
+# kernel scans only when tests/guest/debug.sh asks, and that script reads
+# the objects and fails on any whose backtrace is not the reference
+# driver's (igb 7.3 leaves objects of its own). Its verbose mode's
+# "unreferenced object" lines stay reports.
+RONIC_REPORT_RE+='|DMAR: DRHD: handling fault|DMAR:.*fault'
 RONIC_REPORT_RE+='|Kernel panic|general protection fault|list_(add|del) corruption'
 # lockdep's own INFO lines that switch it off (an uninitialised lock, say)
 RONIC_REPORT_RE+='|turning off the locking correctness validator'

@@ -322,6 +322,16 @@ a_tx_frames() {
 	echo $((p1 - p0))
 }
 
+# a_rx_count PROG: the counter a_rx_frames reads for PROG.
+# shellcheck disable=SC2317 # called through insn_case
+a_rx_count() {
+	case $1 in
+	'') cat "/sys/class/net/$NIC_A/statistics/rx_packets" ;;
+	xdp_drop_count) bench_count ;;
+	*) peer_rx ;;
+	esac
+}
+
 # a_rx_frames [PROG]: pktgen from the peer to A for $secs, PROG (an XDP
 # program) on A if given; the frames A received, those PROG counted, or
 # for xdp_tx_count those back at the peer.
@@ -333,19 +343,11 @@ a_rx_frames() {
 		log "insn: attach $prog failed"
 		return 1
 	fi
-	case $prog in
-	'') read -r c0 < "/sys/class/net/$NIC_A/statistics/rx_packets" ;;
-	xdp_drop_count) c0=$(bench_count) ;;
-	*) c0=$(peer_rx) ;;
-	esac
+	c0=$(a_rx_count "$prog")
 	pktgen_peer_to_a 0 || return 1
 	sleep "$secs"
 	pktgen_stop "$PEER_NS"
-	case $prog in
-	'') read -r c1 < "/sys/class/net/$NIC_A/statistics/rx_packets" ;;
-	xdp_drop_count) c1=$(bench_count) ;;
-	*) c1=$(peer_rx) ;;
-	esac
+	c1=$(a_rx_count "$prog")
 	[ -z "$prog" ] || ip link set dev "$NIC_A" xdpdrv off
 	echo $((c1 - c0))
 }

@@ -385,6 +385,12 @@ link_info() {
 	ip ${1:+-n "$1"} -o link show dev "$2" 2>&1 | cut -c1-160
 }
 
+# xdp_progs: how many XDP programs the system holds (bpftool's "ID: TYPE
+# name ..." lines); one left after a detach or an unplug is a leak.
+xdp_progs() {
+	bpftool prog show 2>/dev/null | grep -c '^[0-9]*: xdp '
+}
+
 # ------------------------------------------------------------ the pair
 
 # pair_up DRV_A DRV_B: bind, address and raise both NICs, wait (bounded)

@@ -83,11 +83,6 @@ step() {
 
 # ------------------------------------------------------------ checks
 
-# XDP programs loaded in the system (bpftool's "ID: TYPE  name ..." lines).
-xdp_progs() {
-	bpftool prog show 2>/dev/null | grep -c '^[0-9]*: xdp '
-}
-
 # shellcheck disable=SC2317 # called through wait_until
 progs_are() {
 	[ "$(xdp_progs)" = "$1" ]

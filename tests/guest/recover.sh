@@ -164,9 +164,6 @@ ip -force link set dev "$NIC_A" xdpdrv obj "$RONIC_XDP_OBJ" program xdp_pass
 # program attached, an AF_XDP zero-copy socket bound and a transfer
 # running, then device_add of a new one
 # at the same place.
-xdp_progs() {
-	bpftool prog show 2>/dev/null | grep -c ' xdp '
-}
 progs0=$(xdp_progs)
 # An AF_XDP zero-copy socket on queue 1 too (its tool's program replaces
 # xdp_pass and passes the transfer).
