@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest side of scripts/bench.sh: one boot measures the parts listed in
-# RONIC_BENCH_PARTS (tcp, udp, ro, xdp, xsk, xdplock, insn, netperf) and
+# RONIC_BENCH_PARTS (tcp, udp, ro, xdp, xdpfrags, xsk, xdplock, insn,
+# netperf) and
 # appends one line per measurement
 # to $RONIC_RESULTS/bench.tsv:  part  case  driver  round  value  unit
 #
@@ -18,6 +19,10 @@
 #        igb) with pktgen 64-byte frames from an igb peer; drops counted by
 #        the program itself (the same for both drivers), XDP_TX as frames
 #        back at the peer
+#   xdpfrags  ronic alone (igb has no multi-buffer XDP): XDP_DROP pps of a
+#        multi-buffer (xdp.frags) program under 9000-byte frames at MTU
+#        9000 (five 2 KB buffers a frame), beside 64-byte frames' XDP_DROP
+#        in the same rounds
 #   xsk  AF_XDP rxdrop, txpush and l2fwd pps: ronic zero-copy, ronic and
 #        igb copy mode
 #   xdplock  ronic's XDP_TX pps with one XDP ring per CPU (lock-free)
@@ -178,6 +183,11 @@ peer_rx() {
 	ip netns exec "$PEER_NS" cat "/sys/class/net/$NIC_B/statistics/rx_packets"
 }
 
+# shellcheck disable=SC2317 # called through insn_case
+peer_tx() {
+	ip netns exec "$PEER_NS" cat "/sys/class/net/$NIC_B/statistics/tx_packets"
+}
+
 # xdp_rate DRV PROG: frames per second over $secs with PROG on port A.
 xdp_rate() {
 	local prog=$1 c0 c1 p0 p1 t0 t1 out
@@ -194,11 +204,30 @@ xdp_rate() {
 	ip link set dev "$NIC_A" xdpdrv off
 	# Over the window measured, not the nominal seconds: the counter
 	# reads take their own time under TCG.
-	if [ "$prog" = xdp_drop_count ]; then
+	if [ "$prog" != xdp_tx_count ]; then
 		per_second $((c1 - c0)) $((t1 - t0))
 	else
 		per_second $((p1 - p0)) $((t1 - t0))
 	fi
+}
+
+# xdp_frags_rate: xdp_rate of a multi-buffer XDP_DROP (xdp.frags) program
+# under 9000-byte frames, both ports at MTU 9000 (ronic only: igb has no
+# multi-buffer XDP).
+xdp_frags_rate() {
+	local m
+	pair_mtu 9000 || return 1
+	m=$(PKTGEN_SIZE=9000 xdp_rate xdp_drop_frags_count)
+	pair_mtu 1500
+	echo "$m"
+}
+
+# pair_mtu MTU: both ports at MTU, their links back (igb resets for it).
+pair_mtu() {
+	ip link set dev "$NIC_A" mtu "$1" &&
+		in_ns "$PEER_NS" ip link set dev "$NIC_B" mtu "$1" &&
+		wait_until 20 has_carrier "" "$NIC_A" &&
+		wait_until 20 has_carrier "$PEER_NS" "$NIC_B"
 }
 
 xdp_part() {
@@ -212,6 +241,18 @@ xdp_part() {
 			m=$(xdp_rate xdp_tx_count) && [ "$m" -gt 0 ] &&
 				record xdp xdp_tx "$drv" "$r" "$m" pps
 		done
+	done
+}
+
+xdpfrags_part() {
+	local r m
+	[ -n "$obj" ] || { log "xdpfrags: no test programs (RONIC_XDP_OBJ)"; return; }
+	bench_pair ronic igb || { log "xdpfrags: pair_up failed"; return; }
+	for r in $(seq "$rounds"); do
+		m=$(xdp_frags_rate) && [ "$m" -gt 0 ] &&
+			record xdpfrags xdp_drop_frags ronic "$r" "$m" pps
+		m=$(xdp_rate xdp_drop_count) && [ "$m" -gt 0 ] &&
+			record xdpfrags xdp_drop_60 ronic "$r" "$m" pps
 	done
 }
 
@@ -294,12 +335,14 @@ xdplock_part() {
 insn_case() {
 	local c=$1 t0 d0 t1 d1 units
 	shift
+	rm -f "$INSN_LOSS"
 	read -r t0 d0 <<< "$(insn_snap)" || return 1
 	units=$("$@") || return 1
 	read -r t1 d1 <<< "$(insn_snap)" || return 1
 	[ "${units:-0}" -gt 0 ] || { log "insn: $c: no work done"; return 1; }
 	record insn "$c" "$DRV_A" "$ROUND" $(((t1 - t0) / units)) insn
 	record insn "${c}_driver" "$DRV_A" "$ROUND" $(((d1 - d0) / units)) insn
+	[ ! -s "$INSN_LOSS" ] || record insn "${c}_loss" "$DRV_A" "$ROUND" "$(cat "$INSN_LOSS")" permille
 }
 
 # tcp_kib FROM TO ARGS...: an iperf3 run of $secs; the KiB of payload.
@@ -310,16 +353,40 @@ tcp_kib() {
 	awk -v m="$m" -v s="$secs" 'BEGIN { printf "%d\n", m * 1e6 * s / 8 / 1024 }'
 }
 
-# a_tx_frames: pktgen from A to the peer for $secs; the frames A sent.
+# The frame cases offer a fixed rate that both drivers carry, and count
+# the frames that reached the far end: a frame lost to an overrun costs
+# the sender's work and none of the receiver's, and the two drivers lose
+# differently, so a flood's instructions per frame measure its losses
+# (two runs of one case differed 3x). pktgen sends bursts of 16 frames
+# every 16 / RONIC_BENCH_INSN_PPS s: more than 100 us apart, so it sleeps
+# between bursts instead of spinning. The share lost goes to the record
+# as CASE_loss (per mille).
+insn_pps=${RONIC_BENCH_INSN_PPS:-50000}
+insn_delay=$((16 * 1000000000 / insn_pps))
+INSN_LOSS=/tmp/insn-loss
+
+# frames_reached SENT REACHED: REACHED, after writing the loss to $INSN_LOSS.
+# shellcheck disable=SC2317 # called through insn_case
+frames_reached() {
+	echo $((($1 - $2) * 1000 / ($1 > 0 ? $1 : 1))) > "$INSN_LOSS"
+	echo "$2"
+}
+
+# a_tx_frames: pktgen from A to the peer for $secs; the frames the peer
+# received.
 # shellcheck disable=SC2317 # called through insn_case
 a_tx_frames() {
-	local p0 p1
-	read -r p0 < "/sys/class/net/$NIC_A/statistics/tx_packets"
-	pktgen_start "" "$NIC_A" "$ADDR_B4" "$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")"
+	local s0 s1 r0 r1
+	read -r s0 < "/sys/class/net/$NIC_A/statistics/tx_packets"
+	r0=$(peer_rx)
+	pktgen_start "" "$NIC_A" "$ADDR_B4" "$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")" \
+		"" "$insn_delay"
 	sleep "$secs"
 	pktgen_stop ""
-	read -r p1 < "/sys/class/net/$NIC_A/statistics/tx_packets"
-	echo $((p1 - p0))
+	sleep 0.5
+	read -r s1 < "/sys/class/net/$NIC_A/statistics/tx_packets"
+	r1=$(peer_rx)
+	frames_reached $((s1 - s0)) $((r1 - r0))
 }
 
 # a_rx_count PROG: the counter a_rx_frames reads for PROG.
@@ -337,19 +404,20 @@ a_rx_count() {
 # for xdp_tx_count those back at the peer.
 # shellcheck disable=SC2317 # called through insn_case
 a_rx_frames() {
-	local prog=${1:-} c0 c1
+	local prog=${1:-} c0 c1 s0 s1
 	if [ -n "$prog" ] &&
 	   ! ip link set dev "$NIC_A" xdpdrv obj "$obj" program "$prog" > /dev/null 2>&1; then
 		log "insn: attach $prog failed"
 		return 1
 	fi
-	c0=$(a_rx_count "$prog")
-	pktgen_peer_to_a 0 || return 1
+	c0=$(a_rx_count "$prog") s0=$(peer_tx)
+	pktgen_peer_to_a "$insn_delay" || return 1
 	sleep "$secs"
 	pktgen_stop "$PEER_NS"
-	c1=$(a_rx_count "$prog")
+	sleep 0.5
+	c1=$(a_rx_count "$prog") s1=$(peer_tx)
 	[ -z "$prog" ] || ip link set dev "$NIC_A" xdpdrv off
-	echo $((c1 - c0))
+	frames_reached $((s1 - s0)) $((c1 - c0))
 }
 
 insn_part() {
@@ -438,6 +506,7 @@ has_part xsk && xsk_part
 has_part xdplock && xdplock_part
 has_part insn && insn_part
 has_part netperf && netperf_part
+has_part xdpfrags && xdpfrags_part
 pair_down
 check "bench: $measured measurements" test "$measured" -gt 0
 finish

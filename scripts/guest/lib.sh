@@ -643,13 +643,13 @@ iperf_listening() {
 # only if given ("" for any), one each DELAY_NS if given, else as fast as
 # it goes, from FLOWS source ports in turn if given (else one), until
 # pktgen_stop NS. pktgen bypasses the qdisc, so a stopped queue stays
-# stopped under it.
+# stopped under it. PKTGEN_SIZE (default 60) sets another frame size.
 pktgen_start() {
 	local ns=$1 dev=$2 ip=$3 mac=$4 queue=${5:-} delay=${6:-0} flows=${7:-}
 	local cmds="pg kpktgend_0 rem_device_all; pg kpktgend_0 'add_device $dev'"
 	local kv
 	modprobe pktgen || return 1
-	for kv in 'count 0' 'pkt_size 60' 'clone_skb 64' 'burst 16' "delay $delay" \
+	for kv in 'count 0' "pkt_size ${PKTGEN_SIZE:-60}" 'clone_skb 64' 'burst 16' "delay $delay" \
 		"dst $ip" "dst_mac $mac" 'udp_dst_min 9' 'udp_dst_max 9' \
 		${queue:+"queue_map_min $queue" "queue_map_max $queue"} \
 		${flows:+'udp_src_min 1024' "udp_src_max $((1023 + flows))"}; do

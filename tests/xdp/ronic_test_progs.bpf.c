@@ -140,6 +140,14 @@ int xdp_drop_count(struct xdp_md *ctx)
 	return XDP_DROP;
 }
 
+/* XDP_DROP with a count, for frames of several buffers (MTU 9000). */
+SEC("xdp.frags")
+int xdp_drop_frags_count(struct xdp_md *ctx)
+{
+	count_frame();
+	return XDP_DROP;
+}
+
 /* XDP_TX with a count: what the driver was asked to send back. */
 SEC("xdp")
 int xdp_tx_count(struct xdp_md *ctx)
