@@ -9,8 +9,8 @@
 #
 # The API header (include/qemu/qemu-plugin.h) ships in no binary package:
 # it comes from the source of the installed QEMU's Debian package, fetched
-# with a private apt configuration (its own deb-src entry, lists and
-# cache, never the system's sources), of which only the upstream tarball
+# with a private apt configuration (scripts/private-apt.sh: its own
+# deb-src entry, never the system's sources), of which only the upstream tarball
 # is downloaded (the backport's own Debian tarball is not on the mirror,
 # and Debian does not patch that header) and only the header extracted.
 # Cache: ${RONIC_CACHE:-/var/cache/ronic}/qemu-plugin-api-<QEMU version>/
@@ -18,6 +18,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/private-apt.sh
+. "$top/scripts/private-apt.sh"
 say() {
 	echo "build-insn-plugin: $*" >&2
 }
@@ -40,22 +42,9 @@ header=$api/qemu-plugin.h
 if [ ! -f "$header" ]; then
 	work=$(mktemp -d)
 	trap 'rm -rf "$work"' EXIT
-	srcs=/etc/apt/sources.list.d/debian.sources
-	if [ -f "$srcs" ]; then
-		uri=$(awk '/^URIs:/ && $2 !~ /security/ { print $2; exit }' "$srcs")
-	else
-		uri=$(awk '$1 == "deb" && $3 ~ /^bookworm$/ { print $2; exit }' /etc/apt/sources.list)
-	fi
-	[ -n "$uri" ] || { say "no Debian source configured"; exit 1; }
-	mkdir -p "$work/lists/partial" "$work/cache/archives/partial" "$work/dl"
+	mkdir -p "$work/dl"
 	# The installed QEMU is bookworm-backports'.
-	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri bookworm-backports main" \
-		> "$work/sources.list"
-	apt_private=(-q -o "Dir::Etc::sourcelist=$work/sources.list"
-		-o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$work/lists"
-		-o "Dir::Cache=$work/cache" -o APT::Sandbox::User=root)
-	apt-get "${apt_private[@]}" update > "$work/update.log" 2>&1 ||
-		{ cat "$work/update.log" >&2; exit 1; }
+	private_apt "$work" deb-src bookworm-backports
 	orig=$(apt-cache "${apt_private[@]}" showsrc qemu 2>/dev/null |
 		awk -v v="$version" '/^Package:/ { mine = 0 } $1 == "Version:" && $2 == v { mine = 1 }
 			/^[^ ]+:/ { sums = ($1 == "Checksums-Sha256:") }

@@ -86,8 +86,11 @@ apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends "${pkgs
 apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends -t bookworm-backports \
 	qemu-system-x86 qemu-utils
 
-# The debug kernel's source, from a suite this system does not use.
+# The debug kernel's source, and a newer ethtool for its driver
+# selftests, from a suite this system does not use.
 "$here/fetch-kernel-source.sh"
+"$here/fetch-ethtool.sh" > /dev/null ||
+	echo "setup.sh: no newer ethtool; the selftests that need it will skip" >&2
 
 mkdir -p "$(dirname "$RONIC_KVER_FILE")"
 echo "$kver" > "$RONIC_KVER_FILE"

@@ -182,6 +182,15 @@ else
 	fail "debug: the kernel tree's selftest helpers" "$helper: see $build/selftest-helpers.log"
 fi
 
+# A newer ethtool for the selftests that read its JSON output of -g, -x
+# and -c (scripts/fetch-ethtool.sh: trixie's; setup fetched it). Without
+# it those cases skip, as with bookworm's.
+if RONIC_ETHTOOL_DIR=$("$top/scripts/fetch-ethtool.sh" 2> "$build/fetch-ethtool.log"); then
+	export RONIC_ETHTOOL_DIR
+else
+	echo "# run-debug.sh: no newer ethtool for the selftests (see $build/fetch-ethtool.log)"
+fi
+
 # The XDP test programs, for the lifecycle table's rows.
 if RONIC_XDP_OBJ=$("$top/tests/xdp/build.sh"); then
 	export RONIC_XDP_OBJ

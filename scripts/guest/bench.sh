@@ -32,7 +32,8 @@
 #        both queues, each queue's vector on its own CPU (bench_pair)
 #   insn guest instructions (QEMU's plugin, vm.sh --insn-count) per KiB of
 #        TCP payload (tx, rx, tx with 4 streams) and per 60-byte frame
-#        (pktgen UDP tx and rx, XDP_DROP, XDP_TX), in all and inside the
+#        (pktgen UDP tx and rx, XDP_DROP, XDP_TX, an AF_XDP rxdrop socket
+#        in copy mode and, for ronic, zero-copy), in all and inside the
 #        driver's .text; both ports on the driver under test (ronic<->ronic
 #        against igb<->igb), so each end's work is the same driver's
 #   netperf  netperf's TCP_STREAM and TCP_MAERTS (Mbit/s), TCP_RR and
@@ -420,6 +421,30 @@ a_rx_frames() {
 	frames_reached $((s1 - s0)) $((c1 - c0))
 }
 
+# a_xsk_frames FLAG: an AF_XDP rxdrop socket (xsk_tool, FLAG -z for
+# zero-copy or -c for copy mode) on A's queue 0, every flow steered there,
+# while the peer sends for $secs; the frames the socket received. The
+# socket is bound before the first frame and closed after the last.
+# shellcheck disable=SC2317 # called through insn_case
+a_xsk_frames() {
+	local s0 s1 out rx pid
+	ethtool -X "$NIC_A" equal 1 || return 1
+	"${obj%/*}/xsk_tool" -i "$NIC_A" -q 0 -m rxdrop "$1" -t $((secs + 3)) \
+		-n 1000000000 > /tmp/xsk-insn.out 2> /dev/null &
+	pid=$!
+	sleep 1
+	s0=$(peer_tx)
+	pktgen_peer_to_a "$insn_delay" || { kill "$pid"; return 1; }
+	sleep "$secs"
+	pktgen_stop "$PEER_NS"
+	s1=$(peer_tx)
+	wait "$pid"
+	ethtool -X "$NIC_A" default
+	out=$(cat /tmp/xsk-insn.out)
+	rx=$(sed -n 's/^xsk_tool .* rx=\([0-9]*\) .*/\1/p' <<< "$out" | tail -1)
+	frames_reached $((s1 - s0)) "${rx:-0}"
+}
+
 insn_part() {
 	local drv
 	insn_snap > /dev/null || { log "insn: no counting plugin (vm.sh --insn-count)"; return; }
@@ -434,6 +459,9 @@ insn_part() {
 			insn_case udp_rx_frame a_rx_frames
 			[ -z "$obj" ] || insn_case xdp_drop_frame a_rx_frames xdp_drop_count
 			[ -z "$obj" ] || insn_case xdp_tx_frame a_rx_frames xdp_tx_count
+			[ -z "$obj" ] || insn_case xsk_rxdrop_copy_frame a_xsk_frames -c
+			[ -z "$obj" ] || [ "$drv" != ronic ] ||
+				insn_case xsk_rxdrop_zc_frame a_xsk_frames -z
 		done
 	done
 }

@@ -53,6 +53,11 @@ readdress() {
 }
 
 tdir=${RONIC_DEBUG_KSRC:?RONIC_DEBUG_KSRC names the debug kernel tree}/tools/testing/selftests/drivers/net
+# The tests' ethtool: trixie's when the host fetched it (its JSON output).
+if [ -n "${RONIC_ETHTOOL_DIR:-}" ] && [ -x "$RONIC_ETHTOOL_DIR/ethtool" ]; then
+	export PATH="$RONIC_ETHTOOL_DIR:$PATH"
+	log "ethtool for the selftests: $(ethtool --version)"
+fi
 export RONIC_KTAP_TIMEOUT=300
 for drv in igb ronic; do
 	if ! pair_up "$drv" "$drv"; then
