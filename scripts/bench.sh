@@ -372,7 +372,7 @@ if [ "$out" = "$top/bench" ] && grep -q '^<!-- bench:start -->' "$readme"; then
 			"$(cut -d' ' -f1 "$run/load-start" 2>/dev/null || echo ?) at the start and" \
 			"$(cut -d' ' -f1 "$run/load-end" 2>/dev/null || echo ?) at the end (\`make bench\`):"
 		echo
-		sed -n '/^| Case/,/^$/p' "$report"
+		sed -n '/^| Case/,/^$/p' "$report" | grep -v '| not measured |'
 		sed -n '/^<!-- bench:end -->/,$p' "$readme"
 	} > "$readme.new" && mv "$readme.new" "$readme"
 fi
