@@ -9,14 +9,18 @@
 #   RONIC_BENCH_BOOTS="plain smp" scripts/bench.sh   (a subset of the boots)
 #   scripts/bench.sh --from results/bench-<timestamp>  (report again from a
 #                                                       run's saved figures)
+#   RONIC_BENCH_COMMIT=<id>: the commit a copy without .git was made of
 #
-# Three boots (scripts/guest/bench.sh measures inside each):
+# Five boots (scripts/guest/bench.sh measures inside each): insn and
+# insn_iommu (instructions per unit of work, under the counting plugin,
+# plain and with the strict IOMMU), and:
 #   plain  2 vCPUs: TCP (1 and 4 streams, both ways), small-frame UDP pps
 #          and DMA maps per frame, the four relaxed-ordering flag
 #          combinations, XDP_DROP and XDP_TX pps, AF_XDP rxdrop, txpush
 #          and l2fwd pps (ronic zero-copy and copy, igb copy), netperf
 #          TCP_STREAM, TCP_MAERTS, TCP_RR and UDP_RR (rate, P50 and P99
-#          latency)
+#          latency), multi-buffer XDP_DROP at MTU 9000 (ronic), the locked
+#          XDP rings in one boot
 #   iommu  2 vCPUs, emulated intel-iommu in strict mode: TCP, UDP and XDP
 #          again
 #   smp    72 vCPUs (more CPUs than XDP rings: ronic's locked XDP_TX path):
@@ -53,7 +57,10 @@ if [ -n "$from" ]; then
 fi
 
 [ -n "$from" ] || {
-git -C "$top" describe --always --dirty > "$run/commit" 2>/dev/null || echo "no git" > "$run/commit"
+# A copy of the tree without .git (a snapshot the bench runs from while
+# the repository changes) names its commit in RONIC_BENCH_COMMIT.
+git -C "$top" describe --always --dirty > "$run/commit" 2>/dev/null ||
+	echo "${RONIC_BENCH_COMMIT:-no git}" > "$run/commit"
 # The host's CPU and its load around the run, for the report.
 sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1 > "$run/host-cpu"
 cut -d' ' -f1-3 /proc/loadavg > "$run/load-start"
