@@ -269,7 +269,13 @@ xsk_pps() {
 	out=$("${obj%/*}/xsk_tool" -i "$NIC_A" -q 0 -m "$mode" "$flag" -t "$secs" \
 		-n 1000000000 2> /dev/null)
 	[ "$mode" = txpush ] || pktgen_stop "$PEER_NS"
-	sed -n 's/^xsk_tool .* pps=\([0-9]*\).*/\1/p' <<< "$out"
+	xsk_result pps <<< "$out"
+}
+
+# xsk_result FIELD: FIELD (rx, pps, ...) of the last "xsk_tool ..." line of
+# the tool's output on stdin.
+xsk_result() {
+	sed -n "s/^xsk_tool .* $1=\([0-9]*\).*/\1/p" | tail -1
 }
 
 xsk_part() {
@@ -427,7 +433,7 @@ a_rx_frames() {
 # socket is bound before the first frame and closed after the last.
 # shellcheck disable=SC2317 # called through insn_case
 a_xsk_frames() {
-	local s0 s1 out rx pid
+	local s0 s1 rx pid
 	ethtool -X "$NIC_A" equal 1 || return 1
 	"${obj%/*}/xsk_tool" -i "$NIC_A" -q 0 -m rxdrop "$1" -t $((secs + 3)) \
 		-n 1000000000 > /tmp/xsk-insn.out 2> /dev/null &
@@ -440,8 +446,7 @@ a_xsk_frames() {
 	s1=$(peer_tx)
 	wait "$pid"
 	ethtool -X "$NIC_A" default
-	out=$(cat /tmp/xsk-insn.out)
-	rx=$(sed -n 's/^xsk_tool .* rx=\([0-9]*\) .*/\1/p' <<< "$out" | tail -1)
+	rx=$(xsk_result rx < /tmp/xsk-insn.out)
 	frames_reached $((s1 - s0)) "${rx:-0}"
 }
 

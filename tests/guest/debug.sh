@@ -73,12 +73,11 @@ kmemleak_scan() {
 	echo scan > "$dbg/kmemleak"
 }
 
-# kmemleak_of_reference REPORT: the objects of a kmemleak report whose
-# allocation backtrace runs through the reference driver and not through
-# the DUT. They are
-# igb's, logged as a finding about it, never counted against the DUT (igb
-# 7.3 leaks a q_vector on some "ethtool -L"). kmemleak_of_dut REPORT: the
-# rest, which fail. A report is blocks of "unreferenced object" lines.
+# kmemleak_blocks ref|dut: of the kmemleak report on stdin (blocks that
+# start at "unreferenced object" lines), the objects whose allocation
+# backtrace runs through the reference driver and not through the DUT
+# (ref: logged as a finding about that driver, never counted), or all the
+# others (dut: these fail).
 kmemleak_blocks() {
 	awk -v want="$1" -v dut="[$dut]" -v ref="[$ref_driver]" '
 		function flush() {
@@ -91,15 +90,13 @@ kmemleak_blocks() {
 		{ blk = blk $0 "\n" }
 		END { flush() }'
 }
-kmemleak_of_reference() { kmemleak_blocks ref <<< "$1"; }
-kmemleak_of_dut() { kmemleak_blocks dut <<< "$1"; }
 
 # kmemleak_report LEAKS SAVED-AS NAME: the check NAME passes when no object
 # of LEAKS is the DUT's; the reference driver's objects are logged.
 kmemleak_report() {
 	local ours theirs
-	ours=$(kmemleak_of_dut "$1")
-	theirs=$(kmemleak_of_reference "$1")
+	ours=$(kmemleak_blocks dut <<< "$1")
+	theirs=$(kmemleak_blocks ref <<< "$1")
 	if [ -n "$theirs" ]; then
 		log "reference: $ref_driver: $(grep -c '^unreferenced object' <<< "$theirs") unreferenced objects allocated by it (in $2, not counted against $dut):"
 		head -30 <<< "$theirs" | indent
