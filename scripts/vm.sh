@@ -34,6 +34,10 @@
 # Only one VM runs at a time: vm.sh waits for the lock $RONIC_VM_LOCK
 # (/tmp/ronic-qemu.lock) that another holds.
 #
+# --timeout: the guest's whole run (default 900 s, 4 s more a vCPU), a
+# hang catcher, not a budget: on a new machine the tests share the host's
+# two cores with the debug kernel's build (tests/run.sh), which made a
+# 290 s guest take over 308 s (the old default) once.
 # --idle-timeout: a guest whose console and script output stay still that
 # long has hung; it is stopped then rather than at --timeout, and the vCPUs'
 # state (HMP info cpus) goes to hang-cpus.txt. --boot-timeout: the same for
@@ -114,7 +118,7 @@ moddir=/lib/modules/$kver
 
 # Memory and time grow with the vCPUs (per-CPU areas, a slow TCG boot).
 mem=${mem:-$((1024 + smp * 32))}
-timeout=${timeout:-$((300 + smp * 4))}
+timeout=${timeout:-$((900 + smp * 4))}
 name=${name:-$(basename "$script" .sh)}
 results=${results:-$top/results/$name-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$results"

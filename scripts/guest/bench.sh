@@ -364,12 +364,13 @@ tcp_kib() {
 # the frames that reached the far end: a frame lost to an overrun costs
 # the sender's work and none of the receiver's, and the two drivers lose
 # differently, so a flood's instructions per frame measure its losses
-# (two runs of one case differed 3x). pktgen sends bursts of 16 frames
-# every 16 / RONIC_BENCH_INSN_PPS s: more than 100 us apart, so it sleeps
+# (two runs of one case differed 3x). pktgen sends bursts of
+# PKTGEN_BURST (16) frames every PKTGEN_BURST / RONIC_BENCH_INSN_PPS s:
+# more than 100 us apart, so it sleeps
 # between bursts instead of spinning. The share lost goes to the record
 # as CASE_loss (per mille).
 insn_pps=${RONIC_BENCH_INSN_PPS:-50000}
-insn_delay=$((16 * 1000000000 / insn_pps))
+insn_delay=$((PKTGEN_BURST * 1000000000 / insn_pps))
 INSN_LOSS=/tmp/insn-loss
 
 # frames_reached SENT REACHED: REACHED, after writing the loss to $INSN_LOSS.

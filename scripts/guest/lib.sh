@@ -134,8 +134,10 @@ finish() {
 # something). A test that dies before its plan line fails that check.
 # With RONIC_KTAP_REFERENCE=1 (a reference driver's run) the results are
 # only logged, as "# reference: ..." lines, and counted nowhere.
+# Returns non-zero when a check of the run failed.
 ktap() {
 	local dir=$1 script=$2 tag=${3:+ ($3)} out line name rc seen=0 cases
+	local failed0=$RONIC_FAILED
 
 	out=/tmp/ktap-$(basename "$script").out
 	NETIF=$NIC_A LOCAL_V4=$ADDR_A4 REMOTE_V4=$ADDR_B4 \
@@ -178,6 +180,7 @@ ktap() {
 		*) fail "$script$tag exit status" "rc $rc" ;;
 		esac
 	fi
+	[ "$RONIC_FAILED" -eq "$failed0" ]
 }
 
 # The register dump of ronic on NIC A by ethtool -d
@@ -637,11 +640,14 @@ iperf_listening() {
 
 # ------------------------------------------------------------ pktgen
 
+PKTGEN_BURST=16
+
 # pktgen_start NS DEV DST_IP DST_MAC [QUEUE [DELAY_NS [FLOWS]]]: 64-byte UDP
 # frames (60 on the wire before the FCS) to port 9 from DEV in netns NS (""
 # for the root netns), from the namespace's kpktgend_0, on tx queue QUEUE
-# only if given ("" for any), one each DELAY_NS if given, else as fast as
-# it goes, from FLOWS source ports in turn if given (else one), until
+# only if given ("" for any), in bursts of PKTGEN_BURST frames, a burst
+# each DELAY_NS if given, else as fast as it goes, from FLOWS source
+# ports in turn if given (else one), until
 # pktgen_stop NS. pktgen bypasses the qdisc, so a stopped queue stays
 # stopped under it. PKTGEN_SIZE (default 60) sets another frame size.
 pktgen_start() {
@@ -649,7 +655,7 @@ pktgen_start() {
 	local cmds="pg kpktgend_0 rem_device_all; pg kpktgend_0 'add_device $dev'"
 	local kv
 	modprobe pktgen || return 1
-	for kv in 'count 0' "pkt_size ${PKTGEN_SIZE:-60}" 'clone_skb 64' 'burst 16' "delay $delay" \
+	for kv in 'count 0' "pkt_size ${PKTGEN_SIZE:-60}" 'clone_skb 64' "burst $PKTGEN_BURST" "delay $delay" \
 		"dst $ip" "dst_mac $mac" 'udp_dst_min 9' 'udp_dst_max 9' \
 		${queue:+"queue_map_min $queue" "queue_map_max $queue"} \
 		${flows:+'udp_src_min 1024' "udp_src_max $((1023 + flows))"}; do

@@ -308,7 +308,8 @@ fi
 phase xdp-xsk
 
 # ---------------------------------------------------------- 2d. selftests
-# The kernel tree's hardware selftests, igb then ronic (hwselftests.sh).
+# The kernel tree's hardware selftests on ronic, then on igb where
+# ronic failed (hwselftests.sh).
 if [ "$dut" = ronic ] && [ -n "${RONIC_DEBUG_KSRC:-}" ]; then
 	nested "$RONIC_TOP/tests/guest/hwselftests.sh"
 	nested "$RONIC_TOP/tests/guest/napi.sh"

@@ -665,7 +665,7 @@ if [ "${RONIC_XDP_MANY_CPUS:-0}" = 1 ]; then
 	RONIC_XDP_CPUS="0 7 8 40 64 71" check_veth_redirect
 	action_case xdp_tx_back "rx[0-9]+_xdp_tx" echoed
 	check_tx_on_high_cpus
-	check_interleaved_cycles "${RONIC_XDP_CYCLES:-200}"
+	check_interleaved_cycles "${RONIC_XDP_CYCLES:-100}"
 	finish
 fi
 plan 63
