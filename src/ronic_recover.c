@@ -164,6 +164,8 @@ static int ronic_resume(struct device *dev)
 	struct ronic_adapter *adapter = netdev_priv(dev_get_drvdata(dev));
 
 	pci_set_master(to_pci_dev(dev));
+	/* Awake: the filters that could have woken the system are off. */
+	ronic_hw_set_wake(adapter, 0);
 	return ronic_attach(adapter);
 }
 

@@ -1,12 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# PCI error recovery, function reset, Wake-on-LAN settings, malformed
-# frames from the wire (tests/guest/wire.sh, through vm.sh --injector)
-# and hot-unplug, under sha256-checked traffic (tests/guest/recover.sh).
+# PCI error recovery, function reset, the device's sleep and wake-up
+# path (the test module tests/modules/ronic_sleep.c), Wake-on-LAN
+# settings, malformed frames from the wire (tests/guest/wire.sh, through
+# vm.sh --injector) and hot-unplug, under sha256-checked traffic
+# (tests/guest/recover.sh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
+# shellcheck source=scripts/kernel-version.sh
+. "$top/scripts/kernel-version.sh"
+res=${RONIC_RESULTS_DIR:-$top/results/recover-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$res"
+with_test_modules "$(ronic_guest_kver)" "$res"
 with_xdp_objs
-run_guest recover --injector
+RONIC_RESULTS_DIR=$res run_guest recover --injector

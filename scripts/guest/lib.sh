@@ -342,6 +342,16 @@ unbind_nic() {
 	fi
 }
 
+# device_sleep BDF: the device through what system sleep does to it, and
+# back (the test module tests/modules/ronic_sleep.c, which the test put in
+# the results share with tests/lib.sh's with_test_modules: its driver's
+# suspend, D3hot, D0, its driver's resume), as the bed's guest cannot
+# suspend.
+device_sleep() {
+	insmod "$RONIC_RESULTS/ronic_sleep.ko" dev="$1" || return 1
+	rmmod ronic_sleep
+}
+
 # bind_nic BDF DRIVER: bind the NIC to DRIVER (ronic or igb), wait for its
 # netdev and print the netdev's name.
 bind_nic() {
