@@ -12,12 +12,13 @@ with_xdp_objs() {
 	export RONIC_XDP_OBJ
 }
 
-# with_test_modules KVER DIR: build tests/modules (the root-port quirk
-# module) for KVER into DIR, where the guest finds it as /results/.
+# with_test_modules KVER DIR: build tests/modules (the root-port quirk and
+# sleep modules, with the driver's register map include/ronic_regs.h)
+# for KVER into DIR, where the guest finds them in /results/.
 with_test_modules() {
 	local build
 	build=$(mktemp -d)
-	cp "$top"/tests/modules/* "$build/"
+	cp "$top"/tests/modules/* "$top/include/ronic_regs.h" "$build/"
 	if ! make -s -C "/lib/modules/$1/build" M="$build" modules > "$build/log" 2>&1; then
 		cat "$build/log"
 		echo "FAIL: build tests/modules for $1"

@@ -20,6 +20,9 @@
 #include <linux/module.h>
 #include <linux/pci.h>
 
+/* The driver's register map (tests/lib.sh copies it in beside us). */
+#include "ronic_regs.h"
+
 static char *dev;
 module_param(dev, charp, 0444);
 MODULE_PARM_DESC(dev, "PCI address of the device, e.g. 0000:01:00.0");
@@ -28,20 +31,16 @@ static unsigned int asleep_ms = 1000;
 module_param(asleep_ms, uint, 0444);
 MODULE_PARM_DESC(asleep_ms, "time in the low-power state, in ms (1000)");
 
-/* 82576 wake-up control and filter control (BAR 0). */
-#define SLEEP_WUC	0x05800
-#define SLEEP_WUFC	0x05808
-
 static void sleep_log_wake_regs(struct pci_dev *pdev, const char *when)
 {
-	void __iomem *hw = pci_iomap(pdev, 0, SLEEP_WUFC + 4);
+	void __iomem *hw = pci_iomap(pdev, 0, RONIC_WUFC + 4);
 
 	if (!hw) {
 		pci_warn(pdev, "ronic_sleep: BAR 0 not mapped\n");
 		return;
 	}
 	pci_info(pdev, "ronic_sleep: after %s: WUC 0x%08x WUFC 0x%08x\n",
-		 when, ioread32(hw + SLEEP_WUC), ioread32(hw + SLEEP_WUFC));
+		 when, ioread32(hw + RONIC_WUC), ioread32(hw + RONIC_WUFC));
 	pci_iounmap(pdev, hw);
 }
 
