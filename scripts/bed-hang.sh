@@ -19,6 +19,23 @@ ronic_hang_outside_dut() {
 	! grep -aqF "[$2]" "$1"
 }
 
+# ronic_halted_vcpu CONSOLE: status 0 when the console shows the bed's
+# halted vCPU: a vCPU in HLT whose timer never fires again, which the
+# kernel reports as an RCU stall every minute or so, for ever. One report
+# can be a starved vCPU that recovers; three in a boot are this hang
+# (scripts/vm.sh stops the guest then, not at its time limit).
+ronic_halted_vcpu() {
+	[ "$(grep -Eac 'rcu: INFO: .*detected stall|self-detected stall' "$1" 2>/dev/null)" -ge 3 ]
+}
+
+# ronic_attempt_dir RESULTS_DIR ATTEMPT: make RESULTS_DIR/ATTEMPT, with
+# what the test put in RESULTS_DIR for the guest (its test modules), as
+# the guest looks for them in its own results folder.
+ronic_attempt_dir() {
+	mkdir -p "$1/$2"
+	find "$1" -maxdepth 1 -name '*.ko' -exec cp {} "$1/$2/" \;
+}
+
 # ronic_vm_retry_bed_hang RESULTS_DIR VM_SH_ARGS...: scripts/vm.sh with
 # --results RESULTS_DIR/attempt1 and the rest of the arguments; once more
 # in RESULTS_DIR/attempt2 when the first hung (status 124) outside the
@@ -29,7 +46,7 @@ ronic_vm_retry_bed_hang() {
 	vm=$(dirname "${BASH_SOURCE[0]}")/vm.sh
 	shift
 	first=$results/attempt1.log
-	mkdir -p "$results"
+	ronic_attempt_dir "$results" attempt1
 	"$vm" --results "$results/attempt1" "$@" > "$first" 2>&1
 	rc=$?
 	if [ "$rc" -ne 124 ] ||
@@ -39,5 +56,6 @@ ronic_vm_retry_bed_hang() {
 	fi
 	echo "SKIP: vm attempt 1 hung with no [$dut] frame in any kernel stack (the bed-hang rule); attempt 2 decides"
 	sed -e 's/^/# attempt 1: /' "$first"
+	ronic_attempt_dir "$results" attempt2
 	"$vm" --results "$results/attempt2" "$@"
 }

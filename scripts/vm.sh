@@ -31,8 +31,9 @@
 # (scripts/build-insn-plugin.sh), which the guest queries through its
 # results share (insn_snap and insn_range in scripts/guest/lib.sh).
 #
-# Only one VM runs at a time: vm.sh waits for the lock $RONIC_VM_LOCK
-# (/tmp/ronic-qemu.lock) that another holds.
+# Only one VM runs at a time, or one a test lane (RONIC_VM_LANE=N, which
+# tests/run.sh sets): vm.sh waits for the lock $RONIC_VM_LOCK
+# (/tmp/ronic-qemu.lock) that another holds; see the lock below.
 #
 # --timeout: the guest's whole run (default 900 s, 4 s more a vCPU), a
 # hang catcher, not a budget: on a new machine the tests share the host's
@@ -61,6 +62,8 @@ set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/kernel-version.sh
 . "$top/scripts/kernel-version.sh"
+# shellcheck source=scripts/bed-hang.sh
+. "$top/scripts/bed-hang.sh"
 
 usage() {
 	sed -n 's/^#   //p' "${BASH_SOURCE[0]}" >&2
@@ -214,6 +217,9 @@ if [ ${#modules[@]} -gt 0 ]; then
 		     stat -c '%s %Y' "$moddir/modules.order"; } |
 		   sha256sum | cut -c1-12)
 	modstage=$cache/modules-$kver-$mod_key
+	# Another lane's vm.sh (tests/run.sh) may stage the same modules.
+	exec 7> "$modstage.lock"
+	flock 7
 	if [ ! -f "$modstage/done" ]; then
 		echo "vm.sh: depmod for ${modules[*]}" >&2
 		rm -rf "$modstage"
@@ -231,6 +237,7 @@ if [ ${#modules[@]} -gt 0 ]; then
 		touch "$modstage/done"
 	fi
 	touch "$modstage"
+	exec 7>&-
 	# Stages of older builds go after a day (not at once: another VM may
 	# be using one).
 	find "$cache" -maxdepth 1 -name "modules-$kver-*" -mmin +1440 \
@@ -315,7 +322,9 @@ done
 if [ -n "$injector" ]; then
 	# QEMU receives on this port; what the NICs send goes to the next one,
 	# where nothing listens (an unconnected socket hears no ICMP errors).
-	injector_port=$((20000 + $$ % 20000))
+	# Two VMs of two lanes (RONIC_VM_LANE, below) never share a port:
+	# their ports differ in the lane bit when their PIDs agree.
+	injector_port=$((20000 + 4 * ($$ % 5000) + 2 * ${RONIC_VM_LANE:-0}))
 	qemu_args+=(
 		-netdev "dgram,id=inj,local.type=inet,local.host=127.0.0.1,local.port=$injector_port,remote.type=inet,remote.host=127.0.0.1,remote.port=$((injector_port + 1))"
 		-netdev "hubport,id=hpinj,hubid=0,netdev=inj"
@@ -330,12 +339,26 @@ if [ -n "$insn_count" ]; then
 	qemu_args+=(-plugin "$plugin,ctl=$results/insn")
 fi
 
-# One VM at a time on this machine (two cores): wait for any other.
+# One VM at a time on this machine (two cores), or one a lane: a VM of
+# lane N (RONIC_VM_LANE, set by tests/run.sh for the tests that may share
+# the host) holds the machine's lock shared and lane N's lock alone; any
+# other VM (a benchmark, a test that runs alone) holds the machine's lock
+# alone, so it waits for every lane and every lane waits for it.
 lock=${RONIC_VM_LOCK:-/tmp/ronic-qemu.lock}
-exec 9> "$lock"
-if ! flock -n 9; then
+exec 9>> "$lock"
+if [ -n "${RONIC_VM_LANE:-}" ]; then
+	exec 6>> "$lock.lane$RONIC_VM_LANE"
+	if ! flock -n 6; then
+		echo "vm.sh: waiting for lane $RONIC_VM_LANE's VM to finish" >&2
+		flock 6
+	fi
+	lock_mode=-s
+else
+	lock_mode=-x
+fi
+if ! flock -n "$lock_mode" 9; then
 	echo "vm.sh: waiting for another test bed VM to finish ($lock)" >&2
-	flock 9
+	flock "$lock_mode" 9
 fi
 
 start=$(date +%s)
@@ -415,9 +438,16 @@ while kill -0 "$qpid" 2>/dev/null; do
 		stalled=boot
 	fi
 	# Every five seconds or so: grep reads the whole console.
-	if [ -n "$stop_on_hung" ] && [ -z "$done_at" ] && [ $((now % 5)) -eq 0 ] &&
-	   grep -aq 'blocked for more than' "$results/console.txt" 2>/dev/null; then
-		stalled=task
+	if [ -z "$done_at" ] && [ $((now % 5)) -eq 0 ]; then
+		if [ -n "$stop_on_hung" ] &&
+		   grep -aq 'blocked for more than' "$results/console.txt" 2>/dev/null; then
+			stalled=task
+		fi
+		# The bed's halted vCPU (Documentation/ronic.rst, "Hangs of
+		# the bed") never recovers.
+		if ronic_halted_vcpu "$results/console.txt"; then
+			stalled=rcu
+		fi
 	fi
 	if [ -n "${stalled:-}" ] || [ $((now - start)) -ge "$timeout" ]; then
 		timed_out=1
@@ -442,6 +472,9 @@ vmfail() {
 status=0
 if [ "${stalled:-}" = task ]; then
 	vmfail "guest hung: a task blocked (console.txt; vCPUs: hang-cpus.txt)"
+	status=124
+elif [ "${stalled:-}" = rcu ]; then
+	vmfail "guest hung: three RCU stall reports (console.txt; vCPUs: hang-cpus.txt)"
 	status=124
 elif [ "${stalled:-}" = boot ]; then
 	vmfail "guest hung at boot: no script output in ${boot_timeout}s (vCPUs: hang-cpus.txt)"

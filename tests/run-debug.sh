@@ -35,6 +35,8 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
 mode=${RONIC_DEBUG_IOMMU:-0}
 results=${RONIC_RESULTS_DIR:-}
@@ -130,6 +132,18 @@ else
 	summary
 fi
 
+# The test modules (tests/lib.sh's build_test_modules: ronic_sleep.ko
+# for the lifecycle table's sleep rows).
+mkdir -p "$build/tests/modules"
+if build_test_modules "$RONIC_DEBUG_KBUILD" "$build/tests/modules" \
+	> "$build/modules-build.log" 2>&1; then
+	pass "debug: tests/modules build against $RONIC_DEBUG_KVER (W=1, 0 warnings)"
+else
+	grep -A3 -E 'warning:|error:' "$build/modules-build.log" | head -40 >&2
+	fail "debug: tests/modules build against $RONIC_DEBUG_KVER" "see $build/modules-build.log"
+	summary
+fi
+
 # The planted bugs (tests/planted/*.patch, a series applied in order):
 # one more scratch copy with all of them, each asleep until its module
 # parameter wakes it; debug.sh's last phase runs them one at a time.
@@ -209,6 +223,7 @@ fi
 for run in "${runs[@]}"; do
 	args=(--kernel "$RONIC_DEBUG_BZIMAGE" --kver "$RONIC_DEBUG_KVER"
 	      --module "$build/ronic.ko" --module "$build/tests/kunit/ronic_kunit.ko"
+	      --module "$build/tests/modules/ronic_sleep.ko"
 	      --mem "${RONIC_DEBUG_MEM:-2048}"
 	      --append no5lvl
 	      --timeout "${RONIC_DEBUG_TIMEOUT:-1800}")

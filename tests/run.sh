@@ -2,11 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run the tests (make test): build ronic.ko for the guest kernel, then run
-# tests/t-*.sh one after the other (each boots one VM through
-# scripts/vm.sh; t-debug and t-dkms last, while the debug kernel builds
-# in the background), count their PASS:/FAIL:/SKIP: lines, and close with the
-# line "N passed, N failed, N skipped" (a skip is never a pass). Exit
-# status 1 if anything failed.
+# tests/t-*.sh (most boot a VM through scripts/vm.sh), count their
+# PASS:/FAIL:/SKIP: lines, and close with the line "N passed, N failed,
+# N skipped" (a skip is never a pass). Exit status 1 if anything failed.
+#
+# Two lanes (RONIC_TEST_LANES, default 2; 1 runs one test at a time): a
+# guest leaves the host's two cores idle much of its run (pings, waits for
+# the link, its own timers), so two tests run at once, each VM in its own
+# lane (RONIC_VM_LANE, see scripts/vm.sh's lock). A test with the line
+# "# run.sh: alone" (time bounds, rates, 72 vCPUs, system-wide DKMS) runs
+# with nothing beside it; those run first, while the debug kernel builds
+# in the background. t-debug takes the next free lane once that build is
+# done, and t-dkms (after it) comes last. A lane's test prints its output
+# when it ends.
 #
 #   tests/run.sh [TEST...]        e.g. tests/run.sh t-basic perf
 #   TESTS="t-basic t-unload" tests/run.sh
@@ -35,18 +43,11 @@ names=("$@")
 if [ ${#names[@]} -eq 0 ] && [ -n "${TESTS:-}" ]; then
 	read -ra names <<< "$TESTS"
 fi
-tests=()
+given=()
 if [ ${#names[@]} -eq 0 ]; then
-	# What needs the debug kernel last (see the prebuild below).
-	late=()
 	for t in "$top"/tests/t-*.sh; do
-		[ -e "$t" ] || continue
-		case $(basename "$t") in
-		t-debug.sh|t-dkms.sh) late+=("$t") ;;
-		*) tests+=("$t") ;;
-		esac
+		[ -e "$t" ] && given+=("$t")
 	done
-	tests+=("${late[@]}")
 else
 	for n in "${names[@]}"; do
 		n=$(basename "$n" .sh)
@@ -55,9 +56,36 @@ else
 			echo "run.sh: no test tests/t-$n.sh" >&2
 			exit 2
 		fi
-		tests+=("$top/tests/t-$n.sh")
+		given+=("$top/tests/t-$n.sh")
 	done
 fi
+
+# alone TEST: the test runs with no other test beside it.
+alone() {
+	grep -q '^# run.sh: alone' "$1"
+}
+
+# needs_debug_kernel TEST: t-debug boots the debug kernel, t-dkms builds
+# for it (see the prebuild below).
+needs_debug_kernel() {
+	case $(basename "$1") in
+	t-debug.sh|t-dkms.sh) return 0 ;;
+	esac
+	return 1
+}
+
+# The order: the tests that run alone, then the rest, then what needs the
+# debug kernel.
+tests=()
+for t in "${given[@]}"; do
+	alone "$t" && ! needs_debug_kernel "$t" && tests+=("$t")
+done
+for t in "${given[@]}"; do
+	alone "$t" || needs_debug_kernel "$t" || tests+=("$t")
+done
+for t in "${given[@]}"; do
+	needs_debug_kernel "$t" && tests+=("$t")
+done
 
 # The debug kernel (t-debug boots it, t-dkms builds for it) is built
 # from source on a machine without the cache, about 7 minutes of both
@@ -66,16 +94,20 @@ fi
 # so the build starts now, at the lowest priority, while the tests before
 # those two run; t-debug's own call waits for it (the build's lock) and
 # finds it cached. RONIC_DEBUG_PREBUILD=0 builds it in t-debug instead.
+# The build's exit status goes to debug-kernel.rc: the lanes start t-debug
+# once it is there.
+debug_rc=$run/debug-kernel.rc
+rm -f "$debug_rc"
 for t in "${tests[@]}"; do
-	case $(basename "$t") in
-	t-debug.sh|t-dkms.sh)
-		if [ "${RONIC_DEBUG_PREBUILD:-1}" = 1 ]; then
-			echo "# run.sh: building the debug kernel in the background (log: $run/debug-kernel.log)"
-			nice -n 19 "$top/scripts/debug-kernel.sh" > "$run/debug-kernel.log" 2>&1 &
-		fi
-		break
-		;;
-	esac
+	needs_debug_kernel "$t" || continue
+	if [ "${RONIC_DEBUG_PREBUILD:-1}" = 1 ]; then
+		echo "# run.sh: building the debug kernel in the background (log: $run/debug-kernel.log)"
+		(nice -n 19 "$top/scripts/debug-kernel.sh" > "$run/debug-kernel.log" 2>&1
+		 echo $? > "$debug_rc") &
+	else
+		echo none > "$debug_rc"
+	fi
+	break
 done
 
 passed=0
@@ -145,19 +177,109 @@ fi
 tally "$run/build.out"
 
 # ---------------------------------------------------------------- run
-for t in "${tests[@]}"; do
-	name=$(basename "$t" .sh)
-	echo
-	echo "# run.sh: $name (DUT $RONIC_DUT)"
-	t0=$(date +%s)
-	RONIC_RESULTS_DIR=$run/${name#t-} "$t" < /dev/null 2>&1 | tee "$run/$name.out"
-	rc=${PIPESTATUS[0]}
+# finish NAME STATUS T0: count an ended test's lines (one failure more for
+# a non-zero exit with no FAIL: line of its own) and print its time.
+finish() {
+	local name=$1 rc=$2 t0=$3
 	tally "$run/$name.out"
 	if [ "$rc" -ne 0 ] && [ "$tallied" -eq 0 ]; then
 		echo "FAIL: $name (exit status $rc)" | tee -a "$run/$name.out" > "$run/$name.extra"
 		tally "$run/$name.extra"
 	fi
 	echo "# run.sh: $name: exit $rc, $(($(date +%s) - t0)) s"
+}
+
+# run_alone TEST: in the foreground, its output as it comes, no lane.
+run_alone() {
+	local name t0
+	name=$(basename "$1" .sh)
+	echo
+	echo "# run.sh: $name (DUT $RONIC_DUT)"
+	t0=$(date +%s)
+	RONIC_RESULTS_DIR=$run/${name#t-} "$1" < /dev/null 2>&1 | tee "$run/$name.out"
+	finish "$name" "${PIPESTATUS[0]}" "$t0"
+}
+
+lanes=${RONIC_TEST_LANES:-2}
+declare -A lane_pid=() lane_name=() lane_t0=()
+
+# start_in_lane TEST LANE: in the background, its output to its .out.
+start_in_lane() {
+	local name
+	name=$(basename "$1" .sh)
+	echo "# run.sh: $name started in lane $2 ($(($(date +%s) - t_start)) s into the run)"
+	RONIC_VM_LANE=$2 RONIC_RESULTS_DIR=$run/${name#t-} "$1" < /dev/null > "$run/$name.out" 2>&1 &
+	lane_pid[$2]=$!
+	lane_name[$2]=${name}
+	lane_t0[$2]=$(date +%s)
+}
+
+# reap_lane: wait for one lane's test to end, print its output, count it.
+reap_lane() {
+	local pid rc l
+	wait -n -p pid "${lane_pid[@]}"
+	rc=$?
+	for l in "${!lane_pid[@]}"; do
+		[ "${lane_pid[$l]}" = "$pid" ] && break
+	done
+	echo
+	echo "# run.sh: ${lane_name[$l]} (DUT $RONIC_DUT, lane $l)"
+	cat "$run/${lane_name[$l]}.out"
+	finish "${lane_name[$l]}" "$rc" "${lane_t0[$l]}"
+	unset "lane_pid[$l]"
+}
+
+# pick: the index in pending of the test to start next: t-debug as soon
+# as the debug kernel is built; what needs the debug kernel not before
+# that while other tests wait; else the first in order.
+pick() {
+	local i others=0
+	for i in "${!pending[@]}"; do
+		needs_debug_kernel "${pending[$i]}" || others=1
+	done
+	for i in "${!pending[@]}"; do
+		if needs_debug_kernel "${pending[$i]}" && ! alone "${pending[$i]}" &&
+		   [ -e "$debug_rc" ]; then
+			echo "$i"
+			return
+		fi
+	done
+	for i in "${!pending[@]}"; do
+		if needs_debug_kernel "${pending[$i]}" && [ ! -e "$debug_rc" ] &&
+		   [ "$others" = 1 ]; then
+			continue
+		fi
+		echo "$i"
+		return
+	done
+}
+
+pending=("${tests[@]}")
+while [ ${#pending[@]} -gt 0 ]; do
+	i=$(pick)
+	t=${pending[$i]}
+	if [ "$lanes" -le 1 ] || alone "$t"; then
+		while [ ${#lane_pid[@]} -gt 0 ]; do
+			reap_lane
+		done
+		run_alone "$t"
+	else
+		if [ ${#lane_pid[@]} -ge "$lanes" ]; then
+			# Picked again when a lane frees: the debug kernel may be
+			# built by then.
+			reap_lane
+			continue
+		fi
+		for ((l = 0; l < lanes; l++)); do
+			[ -n "${lane_pid[$l]:-}" ] || break
+		done
+		start_in_lane "$t" "$l"
+	fi
+	unset "pending[$i]"
+	pending=("${pending[@]}")
+done
+while [ ${#lane_pid[@]} -gt 0 ]; do
+	reap_lane
 done
 
 summary

@@ -7,6 +7,9 @@
 # must resolve ronic from the DKMS location with VERSION's version. Then
 # remove it all again. The trap also removes it on failure, so no DKMS
 # ronic (nor its /usr/src copy) is left to shadow the repo build.
+#
+# run.sh: alone (dkms installs into the host's own /lib/modules, which
+# every VM's module stage reads)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/kernel-version.sh

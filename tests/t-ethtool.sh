@@ -8,11 +8,6 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
-# shellcheck source=scripts/kernel-version.sh
-. "$top/scripts/kernel-version.sh"
-kver=$(ronic_guest_kver)
-res=${RONIC_RESULTS_DIR:-$top/results/ethtool-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$res"
-with_test_modules "$kver" "$res"
+with_guest_test_modules ethtool
 with_xdp_objs
-RONIC_RESULTS_DIR=$res run_guest ethtool
+run_guest ethtool

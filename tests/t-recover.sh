@@ -10,10 +10,6 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
-# shellcheck source=scripts/kernel-version.sh
-. "$top/scripts/kernel-version.sh"
-res=${RONIC_RESULTS_DIR:-$top/results/recover-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$res"
-with_test_modules "$(ronic_guest_kver)" "$res"
+with_guest_test_modules recover
 with_xdp_objs
-RONIC_RESULTS_DIR=$res run_guest recover --injector
+run_guest recover --injector

@@ -21,5 +21,6 @@ if [ ! -f "$ksrc/Documentation/netlink/genetlink.yaml" ]; then
 	mv "$ksrc.tmp" "$ksrc"
 fi
 export RONIC_SELFTESTS=$ksrc
-exec "$top/scripts/vm.sh" --name selftests --timeout 600 ${RONIC_RESULTS_DIR:+--results "$RONIC_RESULTS_DIR"} \
-	-- "$top/tests/guest/selftests.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+run_guest selftests --timeout 600

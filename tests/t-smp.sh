@@ -10,6 +10,8 @@
 # hung-task report, or the time limit) gets a second attempt only under
 # the bed-hang rule (scripts/bed-hang.sh): the first attempt is then a
 # SKIP line, and its output is kept, commented out.
+#
+# run.sh: alone (72 vCPUs on the host's two cores)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 RONIC_XDP_OBJ=$("$top/tests/xdp/build.sh") || exit 1

@@ -9,6 +9,9 @@
 # flap.req ("COUNT OFF_MS ON_MS NIC") into the results share, the loop
 # below drives the monitor through one socat connection and answers
 # flap.done.
+#
+# run.sh: alone (each phase is bounded in time, and the forced tx hang
+# counts on the guest being the host's only load)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 res=${RONIC_RESULTS_DIR:-$top/results/stress-$(date +%Y%m%d-%H%M%S)}

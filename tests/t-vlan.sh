@@ -4,7 +4,6 @@
 # VLAN strip and insert offloads on a VLAN subinterface, against igb.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-res=${RONIC_RESULTS_DIR:-$top/results/vlan-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$res"
-exec "$top/scripts/vm.sh" --name vlan --results "$res" \
-	-- "$top/tests/guest/vlan.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+run_guest vlan

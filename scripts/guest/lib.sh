@@ -343,12 +343,17 @@ unbind_nic() {
 }
 
 # device_sleep BDF: the device through what system sleep does to it, and
-# back (the test module tests/modules/ronic_sleep.c, which the test put in
-# the results share with tests/lib.sh's with_test_modules: its driver's
+# back (the test module tests/modules/ronic_sleep.c: its driver's
 # suspend, D3hot, D0, its driver's resume), as the bed's guest cannot
-# suspend.
+# suspend. The module is in the results share (tests/lib.sh's
+# with_test_modules) or, in the debug kernel, among the modules vm.sh
+# staged (tests/run-debug.sh).
 device_sleep() {
-	insmod "$RONIC_RESULTS/ronic_sleep.ko" dev="$1" || return 1
+	if [ -f "$RONIC_RESULTS/ronic_sleep.ko" ]; then
+		insmod "$RONIC_RESULTS/ronic_sleep.ko" dev="$1" || return 1
+	else
+		modprobe ronic_sleep dev="$1" || return 1
+	fi
 	rmmod ronic_sleep
 }
 

@@ -76,6 +76,7 @@ step() {
 	# A new function: no driver_override, so igb may take it first.
 	rescan) echo 1 > /sys/bus/pci/rescan && bind_nic "$BDF_A" ronic > /dev/null ;;
 	reset) echo 1 > "/sys/bus/pci/devices/$BDF_A/reset" ;;
+	sleep) device_sleep "$BDF_A" ;;
 	aer) aer_recovery ;;
 	*) echo "unknown step $1"; return 2 ;;
 	esac

@@ -28,4 +28,20 @@ else
 	echo "FAIL: bed-hang rule: with igb as the DUT, ronic frames counted"
 	rc=1
 fi
+# The halted vCPU (three RCU stall reports): the lifecycle boot whose
+# CPU 1 stopped taking timer interrupts is one, the others are not.
+for f in "$top"/tests/unit/hang/*.txt; do
+	name=$(basename "$f" .txt)
+	if ronic_halted_vcpu "$f"; then got=halted; else got=not; fi
+	case $name in
+	*halted-vcpu) want=halted ;;
+	*) want=not ;;
+	esac
+	if [ "$got" = "$want" ]; then
+		echo "PASS: halted vCPU: $name is $want"
+	else
+		echo "FAIL: halted vCPU: $name is $want, the rule says $got"
+		rc=1
+	fi
+done
 exit $rc
