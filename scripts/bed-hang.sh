@@ -47,8 +47,10 @@ ronic_vm_retry_bed_hang() {
 	shift
 	first=$results/attempt1.log
 	ronic_attempt_dir "$results" attempt1
-	"$vm" --results "$results/attempt1" "$@" > "$first" 2>&1
-	rc=$?
+	# Under set -e too (the tests through tests/lib.sh's run_guest): a
+	# failed attempt's output must still be printed.
+	rc=0
+	"$vm" --results "$results/attempt1" "$@" > "$first" 2>&1 || rc=$?
 	if [ "$rc" -ne 124 ] ||
 	   ! ronic_hang_outside_dut "$results/attempt1/console.txt" "$dut"; then
 		cat "$first"

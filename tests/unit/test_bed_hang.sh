@@ -44,4 +44,21 @@ for f in "$top"/tests/unit/hang/*.txt; do
 		rc=1
 	fi
 done
+# A failed attempt's check lines reach the test's output, under set -e
+# too (the tests through tests/lib.sh's run_guest run with it): a fake
+# vm.sh beside a copy of the script prints two lines and fails.
+fake=$(mktemp -d)
+mkdir "$fake/scripts"
+cp "$top/scripts/bed-hang.sh" "$fake/scripts/"
+printf '#!/bin/bash\necho "PASS: fake a"\necho "FAIL: fake b"\nexit 1\n' > "$fake/scripts/vm.sh"
+chmod +x "$fake/scripts/vm.sh"
+out=$(bash -c 'set -euo pipefail; . "$1/scripts/bed-hang.sh"; ronic_vm_retry_bed_hang "$1/res" --name fake' _ "$fake" 2>&1)
+status=$?
+rm -rf "$fake"
+if [ "$status" -eq 1 ] && grep -q '^PASS: fake a' <<< "$out" && grep -q '^FAIL: fake b' <<< "$out"; then
+	echo "PASS: bed-hang retry: a failed attempt's lines are printed under set -e (status 1)"
+else
+	echo "FAIL: bed-hang retry: a failed attempt's lines under set -e (status $status): $(echo "$out" | tr '\n' ' ')"
+	rc=1
+fi
 exit $rc

@@ -85,6 +85,7 @@ struct opts {
 	bool kick_once;			/* -K: txpush kicks the first batch only */
 	bool stall;			/* -Z: rxdrop stops consuming after a frame */
 	unsigned int idle_ms;		/* -I: rx modes stop this long after the last frame */
+	unsigned int rate;		/* -r: txpush queues at most this many frames a second */
 	unsigned char src_mac[ETH_ALEN];
 	unsigned char dst_mac[ETH_ALEN];
 	bool src_mac_set;
@@ -178,6 +179,7 @@ static void __attribute__((noreturn)) usage(void)
 		"  -k         keep the XDP program attached at exit\n"
 		"  -K         txpush: kick the kernel once, then only reap completions\n"
 		"  -I MS      rx modes: stop once no frame came for MS ms after the first\n"
+		"  -r PPS     txpush: queue at most PPS frames a second (default: no limit)\n"
 		"  -Z         rxdrop: after the first frame, stop reading and refilling\n"
 		"             (the socket stays bound, its fill ring runs dry) until -t\n"
 		"  -P         print the counters every second\n");
@@ -302,7 +304,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	int c;
 
 	default_opts(o);
-	while ((c = getopt(argc, argv, "i:q:m:o:zcwB:n:t:s:S:D:a:A:p:f:GkKI:ZPh")) != -1) {
+	while ((c = getopt(argc, argv, "i:q:m:o:zcwB:n:t:s:S:D:a:A:p:f:GkKI:r:ZPh")) != -1) {
 		switch (c) {
 		case 'i':
 			o->ifname = optarg;
@@ -370,6 +372,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'I':
 			o->idle_ms = parse_num(optarg, 1, 600000, "-I");
+			break;
+		case 'r':
+			o->rate = parse_num(optarg, 1, 100000000, "-r");
 			break;
 		case 'k':
 			o->keep_prog = true;
@@ -976,13 +981,26 @@ static __u32 reap(struct ctx *c, struct stack *s, __u64 base,
 	return n;
 }
 
+/*
+ * -r: how many frames the rate allows queued by @now since the start; the
+ * receiver in the bed may share the host's CPUs, and the hub drops,
+ * uncounted, what a port whose ring ran dry cannot take.
+ */
+static unsigned long long rate_allows(struct ctx *c, unsigned long long now)
+{
+	return (now - c->t_first) * c->o->rate / 1000000 + BATCH;
+}
+
 /* Queue up to a batch of the frames still to send. */
-static __u32 push(struct ctx *c)
+static __u32 push(struct ctx *c, unsigned long long now)
 {
 	unsigned long long left = c->o->frames - c->tx_cnt;
 	__u32 want = left < BATCH ? left : BATCH, n, i;
 	struct xdp_desc *t;
 
+	if (c->o->rate && c->tx_cnt + want > rate_allows(c, now))
+		want = rate_allows(c, now) > c->tx_cnt ?
+		       rate_allows(c, now) - c->tx_cnt : 0;
 	if (want > c->tx_free.n)
 		want = c->tx_free.n;
 	n = prod_reserve(&c->tx, want);
@@ -1098,7 +1116,7 @@ static int run_txpush(struct ctx *c)
 		if (tick(c, now))
 			break;
 		done = reap(c, &c->tx_free, c->tx_base, now);
-		done += push(c);
+		done += push(c, now);
 		/* A socket on the queue takes its frames: drop them here. */
 		rx_drop(c, now);
 		/*
