@@ -22,7 +22,8 @@
 # hwselftests only the kernel tree's driver selftests; napi only the NAPI
 # instance checks; lifecycle only the lifecycle table's quiet rows; xdp
 # only the multi-buffer XDP cases; xsk only the AF_XDP core cases; fuzz
-# only the control-plane fuzzer (make fuzz; RONIC_FUZZ_SEED, _OPS). Prints
+# only the control-plane fuzzer (make fuzz; RONIC_FUZZ_SEED, _OPS); recover
+# only t-recover's faults (tests/t-recover-debug.sh). Prints
 # PASS:/FAIL: lines and a closing "N passed, N failed, N skipped"; exit
 # status 1 if anything failed. Each check's time is in the VM results'
 # check-times.tsv.
@@ -225,7 +226,7 @@ for run in "${runs[@]}"; do
 	      --module "$build/ronic.ko" --module "$build/tests/kunit/ronic_kunit.ko"
 	      --module "$build/tests/modules/ronic_sleep.ko"
 	      --mem "${RONIC_DEBUG_MEM:-2048}"
-	      --append no5lvl
+	      --append no5lvl --injector
 	      --timeout "${RONIC_DEBUG_TIMEOUT:-1800}")
 	name=debug
 	if [ "$run" = iommu ]; then

@@ -37,6 +37,11 @@
 # is freed, the socket's application ends),
 # then device_add of a new NIC at the same root port: ronic probes it and
 # it carries a sha256-checked transfer.
+# In the debug kernel (tests/guest/debug.sh, RONIC_DEBUG_ONLY=recover):
+# RONIC_RECOVER_MB and _TIMES scale the transfers down to its pace, and
+# RONIC_RECOVER_SKIP_AER (the reason) makes the non-fatal error's checks
+# SKIP lines: 7.3's AER core also resets the link, which QEMU's root port
+# does not complete.
 # pass and fail always succeed: "check && pass || fail" is if-then-else here.
 # shellcheck disable=SC2015
 set -uo pipefail
@@ -57,7 +62,7 @@ else
 	fail "NIC A: rings 512, rx-usecs 100, XDP program attached" "no RONIC_XDP_OBJ or attach failed"
 fi
 prog=$(ip -j link show dev "$NIC_A" | jq -r '.[0].xdp.prog.id // empty')
-MB=96 TIMES=2
+MB=${RONIC_RECOVER_MB:-96} TIMES=${RONIC_RECOVER_TIMES:-2}
 sha_file /tmp/recover.bin "$MB"
 
 # settings_kept: the rings, the interval and the program, in the device.
@@ -122,12 +127,22 @@ aer_inject() {
 
 # NIC A sits behind root port rp0 (scripts/vm.sh: one port per NIC, in
 # BDF order).
-survive aer-nonfatal "ronic $BDF_A: recovered from the PCI error" \
-	aer_inject rp0 UNSUP
-check "aer-nonfatal: the AER core says the recovery succeeded" \
-	sh -c "dmesg | grep -q 'AER: device recovery successful'"
+recoveries=1
+if [ -n "${RONIC_RECOVER_SKIP_AER:-}" ]; then
+	recoveries=0
+	for c in "fired during the transfer" "the transfer across it" \
+		 "the kernel log line" "settings kept" \
+		 "the AER core says the recovery succeeded"; do
+		skip "aer-nonfatal: $c" "$RONIC_RECOVER_SKIP_AER"
+	done
+else
+	survive aer-nonfatal "ronic $BDF_A: recovered from the PCI error" \
+		aer_inject rp0 UNSUP
+	check "aer-nonfatal: the AER core says the recovery succeeded" \
+		sh -c "dmesg | grep -q 'AER: device recovery successful'"
+fi
 mark=$(dmesg_lines)
-survive aer-correctable "AER: Correct(ed|able) error" \
+survive aer-correctable "AER: Correct(ed|able) [Ee]rror" \
 	aer_inject -c rp0 0x40
 up=$(dmesg --color=never | tail -n +$((mark + 1)) | grep -c "ronic $BDF_A .*NIC Link is Up")
 [ "$up" = 0 ] && pass "aer-correctable: the port never went down" ||
@@ -135,13 +150,9 @@ up=$(dmesg --color=never | tail -n +$((mark + 1)) | grep -c "ronic $BDF_A .*NIC 
 # The port went down and came back: its link comes up again.
 survive function-reset "ronic $BDF_A .*NIC Link is Up" \
 	sh -c "echo 1 > /sys/bus/pci/devices/$BDF_A/reset"
-if dmesg | grep -q "ronic $BDF_A: PCI error detected"; then
-	n=$(dmesg | grep -c "ronic $BDF_A: PCI error detected")
-	[ "$n" = 1 ] && pass "only the non-fatal error ran the recovery" ||
-		fail "only the non-fatal error ran the recovery" "$n recoveries"
-else
-	fail "only the non-fatal error ran the recovery" "none ran"
-fi
+n=$(dmesg | grep -c "ronic $BDF_A: PCI error detected")
+[ "$n" = "$recoveries" ] && pass "only the non-fatal error ran the recovery ($n)" ||
+	fail "only the non-fatal error ran the recovery" "$n recoveries, $recoveries expected"
 
 # Wake-on-LAN settings, then the device's own part of system sleep
 # (tests/modules/ronic_sleep.c, as the guest cannot suspend: the driver's
