@@ -63,6 +63,16 @@ ronic_debug_source() {
 	echo "$RONIC_SOURCE_DIR/linux-source-$RONIC_DEBUG_KSERIES.tar.xz"
 }
 
+# The debug kernel's release when scripts/debug-kernel.sh has built it
+# (its /lib/modules/<release>/build link to the build tree), else nothing.
+ronic_debug_kver_built() {
+	local d kver=
+	for d in /lib/modules/"$RONIC_DEBUG_KSERIES".*-ronic-debug; do
+		[ -d "$d/build" ] && kver=${d#/lib/modules/}
+	done
+	echo "$kver"
+}
+
 # The oldest series ronic supports: Debian 12's own kernel (6.1.0-N-amd64,
 # generic flavour), booted by t-oldkernel and built by t-dkms. setup.sh
 # installs the newest the archive offers and records it here.

@@ -12,9 +12,10 @@
 # lane (RONIC_VM_LANE, see scripts/vm.sh's lock). A test with the line
 # "# run.sh: alone" (time bounds, rates, 72 vCPUs, system-wide DKMS) runs
 # with nothing beside it; those run first, while the debug kernel builds
-# in the background. t-debug takes the next free lane once that build is
-# done, and t-dkms (after it) comes last. A lane's test prints its output
-# when it ends.
+# in the background. What needs the debug kernel ("# run.sh: needs the
+# debug kernel") waits for that build: t-debug, the longest test, takes
+# the next free lane once it is done, t-intree the one after, and t-dkms
+# (alone) comes last. A lane's test prints its output when it ends.
 #
 #   tests/run.sh [TEST...]        e.g. tests/run.sh t-basic perf
 #   TESTS="t-basic t-unload" tests/run.sh
@@ -65,13 +66,11 @@ alone() {
 	grep -q '^# run.sh: alone' "$1"
 }
 
-# needs_debug_kernel TEST: t-debug boots the debug kernel, t-dkms builds
-# for it (see the prebuild below).
+# needs_debug_kernel TEST: the test has the line "# run.sh: needs the
+# debug kernel" (t-debug boots it, t-dkms and t-intree build for it; see
+# the prebuild below).
 needs_debug_kernel() {
-	case $(basename "$1") in
-	t-debug.sh|t-dkms.sh) return 0 ;;
-	esac
-	return 1
+	grep -q '^# run.sh: needs the debug kernel' "$1"
 }
 
 # The order: the tests that run alone, then the rest, then what needs the
@@ -87,7 +86,7 @@ for t in "${given[@]}"; do
 	needs_debug_kernel "$t" && tests+=("$t")
 done
 
-# The debug kernel (t-debug boots it, t-dkms builds for it) is built
+# The debug kernel (what needs_debug_kernel names) is built
 # from source on a machine without the cache, about 7 minutes of both
 # cores. A VM test leaves the cores idle much of the time (pings, waits
 # for the link, the guest's own timers: 13% busy in t-xdp's ping cases),

@@ -10,6 +10,8 @@
 #
 # run.sh: alone (dkms installs into the host's own /lib/modules, which
 # every VM's module stage reads)
+#
+# run.sh: needs the debug kernel
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/kernel-version.sh
@@ -30,10 +32,7 @@ if [ -n "$old" ]; then
 else
 	echo "FAIL: dkms: no $RONIC_OLD_KSERIES kernel recorded (scripts/setup.sh installs it)"
 fi
-debug=
-for d in /lib/modules/"$RONIC_DEBUG_KSERIES".*-ronic-debug; do
-	[ -d "$d/build" ] && debug=${d#/lib/modules/}
-done
+debug=$(ronic_debug_kver_built)
 if [ -n "$debug" ]; then
 	kernels+=("$debug")
 else
