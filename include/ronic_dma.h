@@ -65,6 +65,8 @@ void ronic_dma_rx_pool_params(struct ronic_dma *dma,
 dma_addr_t ronic_dma_rx_page_addr(struct page *page);
 void ronic_dma_rx_sync_for_cpu(struct page_pool *pool, struct page *page,
 			       u32 offset, u32 len);
+void ronic_dma_rx_reuse(struct page_pool *pool, struct page *page,
+			u32 offset, u32 len);
 void ronic_dma_rx_sync_for_device(struct ronic_dma *dma, dma_addr_t addr,
 				  u32 len);
 

@@ -21,7 +21,8 @@ struct ronic_ring;
 /* The rx poll's verdict on one frame. */
 enum ronic_xdp_verdict {
 	RONIC_XDP_PASS,		/* build an skb from what the program left */
-	RONIC_XDP_CONSUMED,	/* dropped, aborted or failed: page recycled */
+	RONIC_XDP_CONSUMED,	/* aborted or failed: page recycled */
+	RONIC_XDP_DROP,		/* dropped: the buffers are still the poll's */
 	RONIC_XDP_TX,		/* queued on an XDP ring; tail written later */
 	RONIC_XDP_REDIRECT,	/* handed to xdp_do_redirect(); flush later */
 };

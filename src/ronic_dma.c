@@ -201,6 +201,24 @@ void ronic_dma_rx_sync_for_cpu(struct page_pool *pool, struct page *page,
 }
 
 /**
+ * ronic_dma_rx_reuse - hand a received buffer back to the device as it is
+ * @pool: the page's pool
+ * @page: the page
+ * @offset: where the device writes in the page
+ * @len: how much it may write
+ *
+ * For a frame the program dropped, whose buffer goes straight back on the
+ * ring: what the program may have written there goes to memory first,
+ * as the pool would do on a recycle.
+ */
+void ronic_dma_rx_reuse(struct page_pool *pool, struct page *page,
+			u32 offset, u32 len)
+{
+	dma_sync_single_range_for_device(pool->p.dev, page_pool_get_dma_addr(page),
+					 offset, len, pool->p.dma_dir);
+}
+
+/**
  * ronic_dma_rx_sync_for_device - hand an rx page's bytes to the device to read
  * @dma: the helper
  * @addr: device address within a pool page

@@ -739,6 +739,7 @@ struct ronic_rx_pending {
 enum ronic_rx_fate {
 	RONIC_RX_MORE,		/* its frame goes on in the next buffer */
 	RONIC_RX_CONSUMED,	/* the program took the frame or dropped it */
+	RONIC_RX_REUSE,		/* dropped whole in its one buffer: reuse it */
 	RONIC_RX_DROPPED,	/* a bad frame, or one the program cannot take */
 	RONIC_RX_SKB,		/* XDP_PASS: an skb to deliver */
 };
@@ -852,6 +853,15 @@ static enum ronic_rx_fate ronic_rx_xdp(struct ronic_ring *ring,
 		case RONIC_XDP_REDIRECT:
 			pending->redirect = true;
 			return RONIC_RX_CONSUMED;
+		case RONIC_XDP_DROP:
+			/*
+			 * A frame in one buffer: that buffer goes back on the
+			 * ring as it is, with no trip through the pool.
+			 */
+			if (!xdp_buff_has_frags(xdp))
+				return RONIC_RX_REUSE;
+			ronic_xdp_buff_free(ring->pp, xdp, true);
+			return RONIC_RX_CONSUMED;
 		default:
 			return RONIC_RX_CONSUMED;
 		}
@@ -895,6 +905,7 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 	struct ronic_rx_buffer buf;
 	struct sk_buff *skb;
 	u32 staterr, len;
+	u16 slot;
 
 	while (packets < budget) {
 		if (cleaned >= RONIC_RX_REFILL_BATCH) {
@@ -907,9 +918,10 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 			break;
 
 		len = le16_to_cpu(desc->wb.length);
-		buf = ring->rx_buf[ring->next_to_clean];
-		ring->rx_buf[ring->next_to_clean].page = NULL;
-		ring->next_to_clean = ronic_ring_next(ring, ring->next_to_clean);
+		slot = ring->next_to_clean;
+		buf = ring->rx_buf[slot];
+		ring->rx_buf[slot].page = NULL;
+		ring->next_to_clean = ronic_ring_next(ring, slot);
 		cleaned++;
 
 		ronic_dma_rx_sync_for_cpu(ring->pp, buf.page,
@@ -928,6 +940,13 @@ static int ronic_clean_rx(struct ronic_ring *ring, int budget)
 			case RONIC_RX_DROPPED:
 				ronic_rx_count_drop(ring);
 				continue;
+			case RONIC_RX_REUSE:
+				/* The refill finds the slot's page still there. */
+				ronic_dma_rx_reuse(ring->pp, buf.page,
+						   buf.page_offset + RONIC_RX_HEADROOM,
+						   RONIC_RX_BUF_LEN);
+				ring->rx_buf[slot] = buf;
+				fallthrough;
 			case RONIC_RX_CONSUMED:
 				packets++;
 				bytes += len;

@@ -283,7 +283,8 @@ void ronic_xdp_buff_free(struct page_pool *pp, struct xdp_buff *xdp, bool napi)
  * @tx_ring: set to the XDP ring a frame went to with XDP_TX
  *
  * Return: what the poll does next with the frame. Unless it is
- * RONIC_XDP_PASS, the frame's buffers are no longer the poll's.
+ * RONIC_XDP_PASS or RONIC_XDP_DROP, the frame's buffers are no longer the
+ * poll's.
  */
 enum ronic_xdp_verdict ronic_xdp_run(struct ronic_ring *rx_ring,
 				     struct bpf_prog *prog,
@@ -318,7 +319,7 @@ enum ronic_xdp_verdict ronic_xdp_run(struct ronic_ring *rx_ring,
 		break;
 	case XDP_DROP:
 		ronic_ring_count(rx_ring, &rx_ring->rx_stats.xdp_drop);
-		break;
+		return RONIC_XDP_DROP;
 	}
 	ronic_xdp_buff_free(rx_ring->pp, xdp, true);
 	return RONIC_XDP_CONSUMED;

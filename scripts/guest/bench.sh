@@ -36,6 +36,14 @@
 #        in copy mode and, for ronic, zero-copy), in all and inside the
 #        driver's .text; both ports on the driver under test (ronic<->ronic
 #        against igb<->igb), so each end's work is the same driver's
+#   insnprof  where the instructions of a frame case go, for a reading,
+#        not a record: for each driver, RONIC_BENCH_INSNPROF (xdp_drop) run
+#        as in insn with the plugin's profile on, then the 25 functions of
+#        the guest kernel and its modules that executed the most, per frame
+#        (needs vm.sh --insn-count; not among scripts/bench.sh's boots:
+#        RONIC_XDP_OBJ=$(tests/xdp/build.sh) RONIC_BENCH_PARTS=insnprof
+#        RONIC_BENCH_SECONDS=5 scripts/vm.sh --insn-count --name insnprof
+#        -- scripts/guest/bench.sh)
 #   netperf  netperf's TCP_STREAM and TCP_MAERTS (Mbit/s), TCP_RR and
 #        UDP_RR (transactions a second, and the P50 and P99 latency in
 #        microseconds of its omni output), ronic<->ronic against igb<->igb
@@ -472,6 +480,33 @@ insn_part() {
 	done
 }
 
+# insnprof_part: the profile of one frame case per driver, per frame.
+insnprof_part() {
+	local drv units t0 d0 t1 d1 case=${RONIC_BENCH_INSNPROF:-xdp_drop} prog=
+	insn_snap > /dev/null || { log "insnprof: no counting plugin (vm.sh --insn-count)"; return; }
+	case $case in
+	xdp_drop) prog=xdp_drop_count ;;
+	xdp_tx) prog=xdp_tx_count ;;
+	udp_rx) ;;
+	*) log "insnprof: unknown case $case"; return ;;
+	esac
+	for drv in $(drivers_abba 1); do
+		bench_pair "$drv" "$drv" || { log "insnprof: pair_up $drv failed"; continue; }
+		insn_range "$drv" || { log "insnprof: no .text range for $drv"; continue; }
+		insn_profile_reset || { log "insnprof: no profile"; return; }
+		read -r t0 d0 <<< "$(insn_snap)" || return
+		units=$(a_rx_frames $prog) || continue
+		read -r t1 d1 <<< "$(insn_snap)" || return
+		[ "${units:-0}" -gt 0 ] || { log "insnprof: $case on $drv: no frames"; continue; }
+		record insnprof "${case}_frame" "$drv" 1 $(((t1 - t0) / units)) insn
+		record insnprof "${case}_frame_driver" "$drv" 1 $(((d1 - d0) / units)) insn
+		log "insnprof: $case on $drv, $units frames, $(((t1 - t0) / units)) instructions a frame ($(((d1 - d0) / units)) in $drv); by function:"
+		insn_profile "$case-$drv.prof" 25 |
+			awk -v n="$units" '{ $1 = sprintf("%8.1f", $1 / n); print }' |
+			while read -r line; do log "  $line"; done
+	done
+}
+
 # netperf_run TEST SELECTORS: netperf's TEST from A to the peer for $secs,
 # its omni output SELECTORS as one comma-separated line.
 netperf_run() {
@@ -541,6 +576,7 @@ has_part xdplock && xdplock_part
 has_part insn && insn_part
 has_part netperf && netperf_part
 has_part xdpfrags && xdpfrags_part
+has_part insnprof && insnprof_part
 pair_down
 check "bench: $measured measurements" test "$measured" -gt 0
 finish

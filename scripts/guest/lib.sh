@@ -884,6 +884,30 @@ insn_snap() {
 	host_request insn 20 snap | awk '$1 == "snap" { print $2, $3 }'
 }
 
+# insn_profile_reset: zero the counting plugin's profile (vm.sh
+# --insn-count): instructions by block of the guest kernel.
+insn_profile_reset() {
+	host_request insn 20 profile-reset | grep -q '^profile-reset'
+}
+
+# insn_profile NAME [TOP]: the profile since insn_profile_reset, kept as
+# $RONIC_RESULTS/insn/NAME ("VADDR INSNS" a block), printed as the TOP (25)
+# functions of the kernel and its modules by instructions executed:
+# "INSNS FUNCTION [MODULE]" (a block counts in the last symbol at or
+# before its start, from /proc/kallsyms).
+insn_profile() {
+	local file=$RONIC_RESULTS/insn/$1
+	host_request insn 60 profile "$1" | grep -q '^profile [0-9]' || return 1
+	{
+		awk '$2 ~ /^[tT]$/ { print $1, "S", $3 ($4 == "" ? "" : " " $4) }' /proc/kallsyms
+		awk '{ printf "%016s P %s\n", $1, $2 }' "$file"
+	} | sort -k1,1 -k2,2r |
+		awk '$2 == "S" { sym = $3 ($4 == "" ? "" : " " $4); next }
+		     { sum[sym] += $3 }
+		     END { for (f in sum) print sum[f], f }' |
+		sort -rn | head -"${2:-25}"
+}
+
 # insn_range MODULE: count inside MODULE's .text from now on (its address
 # from sysfs, its size from the .ko).
 insn_range() {

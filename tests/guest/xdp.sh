@@ -633,6 +633,29 @@ static_neighbours
 # The debug boot's part: multi-buffer frames alone (not rx metadata: its
 # kfuncs resolve through the kernel's BTF, which the debug kernel, built
 # without DWARF, does not have).
+# check_drop_reuse: XDP_DROP puts a frame's one buffer straight back on
+# its ring (no trip through the pool): four rings' worth of pings dropped,
+# every slot of the queue reused several times, then the same rings carry
+# a sha256-checked transfer.
+check_drop_reuse() {
+	local before after n file=/tmp/xdp-reuse.bin
+	n=$((4 * $(ethtool -g "$NIC_A" | awk '/^RX:/ { v = $2 } END { print v }')))
+	before=$(sum_stat "" "$NIC_A" "rx[0-9]+_xdp_drop")
+	if ! xdp_on xdp_drop > /dev/null; then
+		fail "XDP_DROP buffer reuse: attach"
+		return
+	fi
+	in_ns "$PEER_NS" ping -q -i 0.002 -c "$n" -W 1 "$ADDR_A4" > /dev/null
+	xdp_off
+	after=$(sum_stat "" "$NIC_A" "rx[0-9]+_xdp_drop")
+	sha_file "$file" 8
+	if [ $((after - before)) -ge "$n" ] && sha_send "$file" 5401 120; then
+		pass "XDP_DROP reuses its buffers: $((after - before)) dropped (>= $n, four rings), then 8 MiB each way intact"
+	else
+		fail "XDP_DROP reuses its buffers" "$((after - before)) of $n dropped, or the transfer after them failed"
+	fi
+}
+
 if [ "${RONIC_XDP_PART:-}" = frags ]; then
 	plan 22
 	check_multibuffer
@@ -668,13 +691,14 @@ if [ "${RONIC_XDP_MANY_CPUS:-0}" = 1 ]; then
 	check_interleaved_cycles "${RONIC_XDP_CYCLES:-100}"
 	finish
 fi
-plan 63
+plan 64
 
 check_attach_while_down
 check_errors
 check_features
 action_case xdp_pass "rx[0-9]+_xdp_pass" replies
 action_case xdp_drop "rx[0-9]+_xdp_drop" none
+check_drop_reuse
 action_case xdp_aborted "rx[0-9]+_xdp_aborted" none
 action_case xdp_tx_back "rx[0-9]+_xdp_tx" echoed
 action_case xdp_tx_back "rx[0-9]+_xdp_tx" refold
