@@ -346,15 +346,17 @@ xdplock_part() {
 
 # insn_case CASE CMD...: the guest instructions CMD cost per unit of work
 # (CMD prints how many units it did), in all and inside the driver's .text
-# (insn_range), recorded as CASE and CASE_driver.
+# (insn_range), recorded as CASE and CASE_driver; the units in INSN_UNITS.
 insn_case() {
 	local c=$1 t0 d0 t1 d1 units
 	shift
 	rm -f "$INSN_LOSS"
+	INSN_UNITS=0
 	read -r t0 d0 <<< "$(insn_snap)" || return 1
 	units=$("$@") || return 1
 	read -r t1 d1 <<< "$(insn_snap)" || return 1
 	[ "${units:-0}" -gt 0 ] || { log "insn: $c: no work done"; return 1; }
+	INSN_UNITS=$units
 	record insn "$c" "$DRV_A" "$ROUND" $(((t1 - t0) / units)) insn
 	record insn "${c}_driver" "$DRV_A" "$ROUND" $(((d1 - d0) / units)) insn
 	[ ! -s "$INSN_LOSS" ] || record insn "${c}_loss" "$DRV_A" "$ROUND" "$(cat "$INSN_LOSS")" permille
@@ -480,9 +482,10 @@ insn_part() {
 	done
 }
 
-# insnprof_part: the profile of one frame case per driver, per frame.
+# insnprof_part: the profile of one frame case per driver, per frame (its
+# totals recorded as insn_case does).
 insnprof_part() {
-	local drv units t0 d0 t1 d1 case=${RONIC_BENCH_INSNPROF:-xdp_drop} prog=
+	local drv case=${RONIC_BENCH_INSNPROF:-xdp_drop} prog=
 	insn_snap > /dev/null || { log "insnprof: no counting plugin (vm.sh --insn-count)"; return; }
 	case $case in
 	xdp_drop) prog=xdp_drop_count ;;
@@ -490,19 +493,15 @@ insnprof_part() {
 	udp_rx) ;;
 	*) log "insnprof: unknown case $case"; return ;;
 	esac
-	for drv in $(drivers_abba 1); do
+	ROUND=1
+	for drv in $(drivers_abba "$ROUND"); do
 		bench_pair "$drv" "$drv" || { log "insnprof: pair_up $drv failed"; continue; }
 		insn_range "$drv" || { log "insnprof: no .text range for $drv"; continue; }
 		insn_profile_reset || { log "insnprof: no profile"; return; }
-		read -r t0 d0 <<< "$(insn_snap)" || return
-		units=$(a_rx_frames $prog) || continue
-		read -r t1 d1 <<< "$(insn_snap)" || return
-		[ "${units:-0}" -gt 0 ] || { log "insnprof: $case on $drv: no frames"; continue; }
-		record insnprof "${case}_frame" "$drv" 1 $(((t1 - t0) / units)) insn
-		record insnprof "${case}_frame_driver" "$drv" 1 $(((d1 - d0) / units)) insn
-		log "insnprof: $case on $drv, $units frames, $(((t1 - t0) / units)) instructions a frame ($(((d1 - d0) / units)) in $drv); by function:"
+		insn_case "${case}_frame" a_rx_frames $prog || continue
+		log "insnprof: $case on $drv, $INSN_UNITS frames; instructions a frame by function:"
 		insn_profile "$case-$drv.prof" 25 |
-			awk -v n="$units" '{ $1 = sprintf("%8.1f", $1 / n); print }' |
+			awk -v n="$INSN_UNITS" '{ $1 = sprintf("%8.1f", $1 / n); print }' |
 			while read -r line; do log "  $line"; done
 	done
 }

@@ -273,6 +273,11 @@ nic_bdfs() {
 	done | sort
 }
 
+# ring_size DEV RX|TX: DEV's current rx or tx ring size (ethtool -g).
+ring_size() {
+	ethtool -g "$1" | awk -v k="$2:" '/^Current/ { c = 1 } c && $1 == k { print $2; exit }'
+}
+
 # nic_driver BDF: the bound driver's name, empty when unbound.
 nic_driver() {
 	local l=/sys/bus/pci/devices/$1/driver

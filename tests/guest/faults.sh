@@ -95,10 +95,6 @@ port_pings() {
 	wait_until 20 ping -q -c 1 -W 1 "$ADDR_B4" > /dev/null
 }
 
-ring_rx() {
-	ethtool -g "$NIC_A" | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }'
-}
-
 combined() {
 	ethtool -l "$NIC_A" | awk '/^Current/ { c = 1 } c && /^Combined:/ { print $2; exit }'
 }
@@ -128,7 +124,7 @@ step_up() {
 step_resize() {
 	local attr=$1 n=$2 kind=$3 old new now want cmd
 	if [ "$kind" = ring ]; then
-		old=$(ring_rx); new=$((old == 256 ? 512 : 256))
+		old=$(ring_size "$NIC_A" RX); new=$((old == 256 ? 512 : 256))
 		cmd=(ethtool -G "$NIC_A" rx "$new" tx "$new")
 	else
 		old=$(combined); new=$((old == 2 ? 1 : 2))
@@ -137,7 +133,7 @@ step_resize() {
 	arm "$attr" "$n"
 	if faulty "${cmd[@]}" 2> /tmp/fault.err; then want=$new; else want=$old; fi
 	disarm
-	if [ "$kind" = ring ]; then now=$(ring_rx); else now=$(combined); fi
+	if [ "$kind" = ring ]; then now=$(ring_size "$NIC_A" RX); else now=$(combined); fi
 	[ "$now" = "$want" ] ||
 		{ echo "${cmd[*]}: now $now, want $want ($(cat /tmp/fault.err))"; return 1; }
 	wait_until 20 has_carrier "" "$NIC_A" && port_pings ||

@@ -71,8 +71,8 @@ orig_rx='' orig_tx='' orig_ch='' orig_mtu=''
 # the offline test could lose.
 set_away() {
 	local max
-	orig_rx=$(ethtool -g "$NIC_A" | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')
-	orig_tx=$(ethtool -g "$NIC_A" | awk '/^Current/ { c = 1 } c && /^TX:/ { print $2; exit }')
+	orig_rx=$(ring_size "$NIC_A" RX)
+	orig_tx=$(ring_size "$NIC_A" TX)
 	orig_ch=$(ethtool -l "$NIC_A" | awk '/^Current/ { c = 1 } c && /^Combined:/ { print $2; exit }')
 	orig_mtu=$(cat "/sys/class/net/$NIC_A/mtu")
 	max=$(ethtool -l "$NIC_A" | awk '/^Combined:/ { print $2; exit }')

@@ -416,11 +416,6 @@ data_check "tx hang"
 # out (a refused frame that ended a batch left the batch unsent until the
 # watchdog's reset).
 
-# tx_ring_size: A's current tx ring size.
-tx_ring_size() {
-	ethtool -g "$NIC_A" | awk '/^Current/ { c = 1 } c && /^TX:/ { print $2; exit }'
-}
-
 # sendfile_check FILE PORT: FILE from A to B by sendfile(2) (Python's
 # socket.sendfile; a send stalled for 60 s fails); status 0 when the
 # sha256 of what B received matches FILE.sha256.
@@ -462,12 +457,12 @@ tx_frags_phase() {
 	local out0 out1 re0 re1
 
 	TXF_ERR=''
-	ring0=$(tx_ring_size)
+	ring0=$(ring_size "$NIC_A" TX)
 	segs0=$(sysctl -n net.ipv4.tcp_min_tso_segs)
 	sysctl -qw net.ipv4.tcp_min_tso_segs=64 || txf_err "tcp_min_tso_segs 64 refused"
 	ethtool -K "$NIC_A" tso on > /dev/null || txf_err "ethtool -K tso on failed"
 	ethtool -G "$NIC_A" tx 64 || txf_err "ethtool -G tx 64 failed"
-	[ "$(tx_ring_size)" = 64 ] || txf_err "tx ring is $(tx_ring_size), not 64"
+	[ "$(ring_size "$NIC_A" TX)" = 64 ] || txf_err "tx ring is $(ring_size "$NIC_A" TX), not 64"
 	[ -d "/sys/class/net/$NIC_A/queues/tx-0/byte_queue_limits" ] ||
 		txf_err "no BQL on $NIC_A"
 	works || txf_err "no ping with a 64-descriptor tx ring"

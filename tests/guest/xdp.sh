@@ -639,7 +639,7 @@ static_neighbours
 # a sha256-checked transfer.
 check_drop_reuse() {
 	local before after n file=/tmp/xdp-reuse.bin
-	n=$((4 * $(ethtool -g "$NIC_A" | awk '/^RX:/ { v = $2 } END { print v }')))
+	n=$((4 * $(ring_size "$NIC_A" RX)))
 	before=$(sum_stat "" "$NIC_A" "rx[0-9]+_xdp_drop")
 	if ! xdp_on xdp_drop > /dev/null; then
 		fail "XDP_DROP buffer reuse: attach"

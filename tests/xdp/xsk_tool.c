@@ -998,9 +998,12 @@ static __u32 push(struct ctx *c, unsigned long long now)
 	__u32 want = left < BATCH ? left : BATCH, n, i;
 	struct xdp_desc *t;
 
-	if (c->o->rate && c->tx_cnt + want > rate_allows(c, now))
-		want = rate_allows(c, now) > c->tx_cnt ?
-		       rate_allows(c, now) - c->tx_cnt : 0;
+	if (c->o->rate) {
+		unsigned long long allowed = rate_allows(c, now);
+
+		if (allowed < c->tx_cnt + want)
+			want = allowed > c->tx_cnt ? allowed - c->tx_cnt : 0;
+	}
 	if (want > c->tx_free.n)
 		want = c->tx_free.n;
 	n = prod_reserve(&c->tx, want);
