@@ -228,11 +228,20 @@ reap_lane() {
 	unset "lane_pid[$l]"
 }
 
-# pick: the index in pending of the test to start next: t-debug as soon
-# as the debug kernel is built; what needs the debug kernel not before
-# that while other tests wait; else the first in order.
+# pick: the index in pending of the test to start next. The tests that run
+# alone come first, while no lane is busy (were t-debug started first, as
+# it can be when the debug kernel is cached, they would wait for it with
+# the other lane idle); then t-debug, the longest, as soon as the debug
+# kernel is built; what needs the debug kernel not before that while
+# other tests wait; else the first in order.
 pick() {
 	local i others=0
+	for i in "${!pending[@]}"; do
+		if alone "${pending[$i]}" && ! needs_debug_kernel "${pending[$i]}"; then
+			echo "$i"
+			return
+		fi
+	done
 	for i in "${!pending[@]}"; do
 		needs_debug_kernel "${pending[$i]}" || others=1
 	done
