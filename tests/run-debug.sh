@@ -23,7 +23,10 @@
 # instance checks; lifecycle only the lifecycle table's quiet rows; xdp
 # only the multi-buffer XDP cases; xsk only the AF_XDP core cases; fuzz
 # only the control-plane fuzzer (make fuzz; RONIC_FUZZ_SEED, _OPS); recover
-# only t-recover's faults (tests/t-recover-debug.sh). Prints
+# only t-recover's faults and rx allocation failures
+# (tests/t-recover-debug.sh); rxalloc only those failures; selftests the
+# driver selftests and the NAPI checks (tests/t-hwselftests.sh), which
+# RONIC_DEBUG_SELFTESTS=0 leaves out of a full run (tests/t-debug.sh). Prints
 # PASS:/FAIL: lines and a closing "N passed, N failed, N skipped"; exit
 # status 1 if anything failed. Each check's time is in the VM results'
 # check-times.tsv.

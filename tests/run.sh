@@ -15,7 +15,8 @@
 # in the background. What needs the debug kernel ("# run.sh: needs the
 # debug kernel") waits for that build: t-debug, the longest test, takes
 # the next free lane once it is done, t-intree the one after, and t-dkms
-# (alone) comes last. A lane's test prints its output when it ends.
+# and t-hwselftests (alone) come last, or among the first when the debug
+# kernel is cached. A lane's test prints its output when it ends.
 #
 #   tests/run.sh [TEST...]        e.g. tests/run.sh t-basic perf
 #   TESTS="t-basic t-unload" tests/run.sh
@@ -231,13 +232,15 @@ reap_lane() {
 # pick: the index in pending of the test to start next. The tests that run
 # alone come first, while no lane is busy (were t-debug started first, as
 # it can be when the debug kernel is cached, they would wait for it with
-# the other lane idle); then t-debug, the longest, as soon as the debug
+# the other lane idle), those that need the debug kernel among them if it
+# is there already; then t-debug, the longest, as soon as the debug
 # kernel is built; what needs the debug kernel not before that while
 # other tests wait; else the first in order.
 pick() {
 	local i others=0
 	for i in "${!pending[@]}"; do
-		if alone "${pending[$i]}" && ! needs_debug_kernel "${pending[$i]}"; then
+		if alone "${pending[$i]}" &&
+		   { ! needs_debug_kernel "${pending[$i]}" || [ -e "$debug_rc" ]; }; then
 			echo "$i"
 			return
 		fi

@@ -30,7 +30,11 @@
 # RONIC_DEBUG_ONLY=hwselftests or napi a part of step 2d alone, RONIC_DEBUG_ONLY=xdp step
 # 2c' alone, RONIC_DEBUG_ONLY=xsk step 2c'' alone,
 # RONIC_DEBUG_ONLY=lifecycle step 2c alone, RONIC_DEBUG_ONLY=fuzz the control-plane fuzzer
-# (tests/guest/fuzz.sh: make fuzz SEED=N OPS=N).
+# (tests/guest/fuzz.sh: make fuzz SEED=N OPS=N), RONIC_DEBUG_ONLY=recover
+# t-recover's faults and rx allocation failures (t-recover-debug),
+# RONIC_DEBUG_ONLY=rxalloc those failures alone (tests/guest/rxalloc.sh),
+# RONIC_DEBUG_ONLY=selftests step 2d (t-hwselftests); RONIC_DEBUG_SELFTESTS=0
+# leaves step 2d out (t-debug).
 # scripts/vm.sh checks the whole kernel log afterwards (KASAN, UBSAN,
 # lockdep, DMA-API, WARNING, BUG, ...). Full reports (kmemleak, DMA-API
 # dump lines) go to stderr, which is this script's output too, and to
@@ -175,15 +179,30 @@ lifecycle_table() {
 # recover: t-recover's faults (PCIe errors, function reset, the device's
 # sleep, malformed frames from the wire, hot-unplug) under transfers
 # scaled to this kernel's pace; the non-fatal PCIe error is a skip, as in
-# the lifecycle table.
+# the lifecycle table. Then rx buffers the page pool cannot give
+# (rxalloc.sh: fail_function, which the stock kernel lacks).
 recover() {
 	RONIC_RECOVER_MB=32 RONIC_RECOVER_TIMES=1 \
 	RONIC_RECOVER_SKIP_AER="the 7.3 AER core resets the link, which QEMU's root port does not complete" \
 		nested "$RONIC_TOP/tests/guest/recover.sh"
+	nested "$RONIC_TOP/tests/guest/rxalloc.sh"
+}
+
+# selftests: step 2d, the kernel tree's driver selftests and the NAPI
+# instances (t-hwselftests runs it in a boot of its own, with nothing
+# beside it: RONIC_DEBUG_SELFTESTS=0 leaves it out of t-debug's).
+selftests() {
+	[ -n "${RONIC_DEBUG_KSRC:-}" ] || return 0
+	nested "$RONIC_TOP/tests/guest/hwselftests.sh"
+	nested "$RONIC_TOP/tests/guest/napi.sh"
 }
 
 # ---------------------------------------------------------- 0b. KUnit
 case "$only" in
+selftests)
+	selftests
+	finish
+	;;
 recover)
 	recover
 	finish
@@ -192,7 +211,7 @@ lifecycle)
 	lifecycle_table
 	finish
 	;;
-planted|hwselftests|napi|fuzz)
+planted|hwselftests|napi|fuzz|rxalloc)
 	nested "$RONIC_TOP/tests/guest/$only.sh"
 	finish
 	;;
@@ -324,9 +343,8 @@ phase xdp-xsk
 # ---------------------------------------------------------- 2d. selftests
 # The kernel tree's hardware selftests on ronic, then on igb where
 # ronic failed (hwselftests.sh).
-if [ "$dut" = ronic ] && [ -n "${RONIC_DEBUG_KSRC:-}" ]; then
-	nested "$RONIC_TOP/tests/guest/hwselftests.sh"
-	nested "$RONIC_TOP/tests/guest/napi.sh"
+if [ "$dut" = ronic ] && [ "${RONIC_DEBUG_SELFTESTS:-1}" = 1 ]; then
+	selftests
 	pair_down
 fi
 phase hw-selftests

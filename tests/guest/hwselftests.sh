@@ -34,7 +34,8 @@
 # Not hw/pp_alloc_fail.py: it wants 4000 rx packets a second of its
 # iperf3 traffic before it injects anything, and this kernel (KASAN under
 # TCG) carried 1779 (2026-12-07, trixie's ethtool); igb skips it (no
-# rx-alloc-fail in qstats). The tree is $RONIC_DEBUG_KSRC; tests/run-debug.sh built the
+# rx-alloc-fail in qstats); tests/guest/rxalloc.sh checks what it checks
+# at this bed's pace. The tree is $RONIC_DEBUG_KSRC; tests/run-debug.sh built the
 # helpers the tests call into it.
 set -uo pipefail
 # shellcheck source=scripts/guest/lib.sh
