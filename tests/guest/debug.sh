@@ -182,7 +182,7 @@ lifecycle_table() {
 # the lifecycle table. Then rx buffers the page pool cannot give
 # (rxalloc.sh: fail_function, which the stock kernel lacks).
 recover() {
-	RONIC_RECOVER_MB=32 RONIC_RECOVER_TIMES=1 \
+	RONIC_RECOVER_MB=16 RONIC_RECOVER_TIMES=1 \
 	RONIC_RECOVER_SKIP_AER="the 7.3 AER core resets the link, which QEMU's root port does not complete" \
 		nested "$RONIC_TOP/tests/guest/recover.sh"
 	nested "$RONIC_TOP/tests/guest/rxalloc.sh"
