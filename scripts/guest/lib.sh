@@ -434,6 +434,10 @@ pair_up() {
 	set_override "$BDF_B" "$DRV_B"
 	NIC_A=$(bind_nic "$BDF_A" "$DRV_A") || return 1
 	NIC_B=$(bind_nic "$BDF_B" "$DRV_B") || return 1
+	# A port that stayed bound may still hold the addresses an earlier
+	# script gave it (pair_down there knew its name; this shell may not).
+	ip addr flush dev "$NIC_A"
+	ip addr flush dev "$NIC_B"
 
 	ip netns add "$PEER_NS" || return 1
 	ip -n "$PEER_NS" link set lo up

@@ -121,13 +121,19 @@ indent() {
 
 # ---------------------------------------------------------- 0. the kernel
 log "kernel $(uname -r); NICs: ${bdfs[*]}"
-if klog | grep -q "KernelAddressSanitizer initialized" &&
-   [ -r "$dbg/dma-api/error_count" ] && [ -e "$dbg/kmemleak" ] &&
-   [ -r /proc/lockdep_stats ]; then
+# grep -q on a here-string, not at the end of a pipe: it stops reading at
+# the first match, and dmesg's next write then dies of SIGPIPE, which
+# pipefail turns into a failure (it did once, under load).
+lacks=
+grep -q "KernelAddressSanitizer initialized" <<< "$(klog)" || lacks+=" KASAN"
+[ -r "$dbg/dma-api/error_count" ] || lacks+=" DMA-API"
+[ -e "$dbg/kmemleak" ] || lacks+=" kmemleak"
+[ -r /proc/lockdep_stats ] || lacks+=" lockdep"
+if [ -z "$lacks" ]; then
 	pass "debug: KASAN, DMA-API debug, kmemleak and lockdep are on"
 else
 	fail "debug: KASAN, DMA-API debug, kmemleak and lockdep are on" \
-		"kernel $(uname -r) lacks one of them"
+		"kernel $(uname -r) lacks:$lacks"
 fi
 # run-debug.sh boots with no5lvl (a false KASAN report otherwise, see
 # there): the kernel must run with 4-level paging, LA57 off.

@@ -237,4 +237,5 @@ else
 	fail "device_add: ronic probes the new NIC A" "driver '$(nic_driver "$BDF_A")'"
 	fail "device_add: the new port carries traffic" "no port"
 fi
+pair_down
 finish
