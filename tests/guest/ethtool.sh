@@ -104,9 +104,9 @@ vector_eitrs() {
 	done | tr '\n' ' '
 }
 # Sampled through the send: one sample at 250 us is enough, none fails.
-mac_peer=$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
+mac_b=$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
 tx0=$(cat "/sys/class/net/$NIC_A/statistics/tx_bytes") t0=$SECONDS
-PKTGEN_SIZE=1514 pktgen_start "" "$NIC_A" "$ADDR_B4" "$mac_peer"
+PKTGEN_SIZE=1514 pktgen_start "" "$NIC_A" "$ADDR_B4" "$mac_b"
 bulk=
 for _ in $(seq 1 25); do
 	sleep 0.2
@@ -379,7 +379,6 @@ raw_round() {
 	wait "$a" "$b"
 	echo "$(cat $r-a) $(cat $r-b)"
 }
-mac_b=$(in_ns "$PEER_NS" cat "/sys/class/net/$NIC_B/address")
 check "ethtool -K loopback on" ethtool -K "$NIC_A" loopback on
 ethtool -k "$NIC_A" | grep -q '^loopback: on' && pass "ethtool -k shows loopback on" ||
 	fail "ethtool -k shows loopback on" "$(ethtool -k "$NIC_A" | grep '^loopback')"

@@ -49,12 +49,6 @@ alloc_failed() {
 	stat_sum 'rx[0-9]+_alloc_failed'
 }
 
-# peer_replies N: of N pings from the peer to A, how many came back.
-peer_replies() {
-	in_ns "$PEER_NS" ping -q -c "$1" -i 0.1 -W 1 "$ADDR_A4" 2>&1 |
-		sed -En 's/.* ([0-9]+) (packets )?received.*/\1/p'
-}
-
 # peer_pings: one ping from the peer to A comes back (through wait_until).
 # shellcheck disable=SC2317
 peer_pings() {
@@ -107,7 +101,7 @@ works || log "rxalloc: no ping after -G rx 64"
 f0=$(alloc_failed)
 inject_every 1
 in_ns "$PEER_NS" ping -q -c 300 -i 0.005 -W 1 "$ADDR_A4" > /dev/null 2>&1
-got=$(peer_replies 10)
+got=$(ping_count "$PEER_NS" "$ADDR_A4" 10)
 f1=$(alloc_failed)
 [ "${got:-0}" = 0 ] && [ "$f1" -gt "$f0" ] &&
 	pass "rxalloc: every allocation failing, A's ring ran dry (0 of 10 pings answered)" ||
@@ -118,7 +112,7 @@ t0=$SECONDS
 wait_until 10 peer_pings &&
 	pass "rxalloc: rx resumed $((SECONDS - t0)) s after the failures stopped" ||
 	fail "rxalloc: rx resumed within 10 s after the failures stopped" \
-		"$(peer_replies 5) of 5 pings answered; alloc_failed $(alloc_failed)"
+		"$(ping_count "$PEER_NS" "$ADDR_A4" 5) of 5 pings answered; alloc_failed $(alloc_failed)"
 sha_send /tmp/rxalloc.bin 5305 120 &&
 	pass "rxalloc: after the starvation, 4 MiB each way intact" ||
 	fail "rxalloc: after the starvation, 4 MiB each way intact"
